@@ -1,0 +1,21 @@
+package dev.varroa.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+
+/** Desired state of one Jenkins controller. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ControllerSpec extends ControllerSettings {
+  public enum PowerState {
+    Running,
+    Stopped
+  }
+
+  @JsonPropertyDescription("ControllerClass (cluster-scoped) whose settings sit between ProvisioningDefaults and this spec.")
+  public ObjectRef classRef;
+
+  @Default("Running")
+  @JsonPropertyDescription("Running, or Stopped to scale the StatefulSet to zero (phase Stopped). Data is kept.")
+  public PowerState powerState;
+}

@@ -1,0 +1,72 @@
+package dev.varroa.testfixtures.nats;
+
+import dev.varroa.testfixtures.ClassScopedFixtureExtension;
+import dev.varroa.testfixtures.process.Executable;
+import dev.varroa.testfixtures.process.LocalProcess;
+import dev.varroa.testfixtures.process.LoopbackPort;
+import dev.varroa.testfixtures.process.ThrowawayDirectory;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The nats-server child process and its store directory; closing stops one and deletes the other. */
+final class NatsServerProcess implements ClassScopedFixtureExtension.Running<NatsServer> {
+
+    private static final Duration READY_DEADLINE = Duration.ofSeconds(30);
+    private static final Duration PROBE_CONNECT_TIMEOUT = Duration.ofSeconds(1);
+
+    private final NatsServer server;
+    private final LocalProcess process;
+    private final ThrowawayDirectory directory;
+
+    private NatsServerProcess(NatsServer server, LocalProcess process, ThrowawayDirectory directory) {
+        this.server = server;
+        this.process = process;
+        this.directory = directory;
+    }
+
+    /** Starts {@code nats-server -js} on a free loopback port; on failure the directory is kept for its log. */
+    static NatsServerProcess start() throws InterruptedException {
+        Executable binary = Executable.require("nats-server", "nats-server");
+        ThrowawayDirectory directory = ThrowawayDirectory.create("varroa-nats-");
+        int port = LoopbackPort.pickFree();
+        NatsServer server = new NatsServer("nats://" + LoopbackPort.HOST + ":" + port);
+        List<String> command = List.of(binary.toString(),
+                "-a", LoopbackPort.HOST,
+                "-p", Integer.toString(port),
+                "-js",
+                "-sd", directory.resolve("jetstream").toString());
+        LocalProcess process = LocalProcess.start("nats-server", command, directory.resolve("nats-server.log"),
+                READY_DEADLINE, () -> servesJetStream(server));
+        return new NatsServerProcess(server, process, directory);
+    }
+
+    // JetStream answers later than the client port, so readiness asks for the account's JetStream info.
+    private static boolean servesJetStream(NatsServer server) throws Exception {
+        try (Connection connection = Nats.connect(server.options()
+                .connectionTimeout(PROBE_CONNECT_TIMEOUT)
+                .noReconnect()
+                .build())) {
+            connection.jetStreamManagement().getAccountStatistics();
+            return true;
+        }
+    }
+
+    @Override
+    public NatsServer value() {
+        return server;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.close();
+        directory.close();
+    }
+
+    @Override
+    public String toString() {
+        return server.url() + " " + process;
+    }
+}
