@@ -67,7 +67,7 @@ class GitopsExamplesIT {
   }
 
   @Test
-  void kubectlShowsTheControllerPrinterColumns(KubeApiServer kube) throws Exception {
+  void kubectlShowsTheControllerPrinterColumns(KubeApiServer kube) {
     KubernetesClient client = kube.client();
     ensureNamespace(client, "columns");
     client.resource(JSON.unmarshal("""
@@ -77,7 +77,7 @@ class GitopsExamplesIT {
         spec: {}
         """, GenericKubernetesResource.class)).create();
 
-    String out = Kubectl.run(kube, "get", "controllers", "-n", "columns");
+    String out = kube.kubectl("get", "controllers", "-n", "columns");
 
     assertThat(out.lines().findFirst().orElseThrow().split("\\s+"))
         .containsExactly("NAME", "PHASE", "ATTENTION", "BUNDLE", "AGE");

@@ -10,9 +10,11 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +23,7 @@ import java.util.stream.Stream;
 /** A running kube-apiserver with etcd, started from the locally built binaries in offline mode. */
 public final class KubeApiServer implements AutoCloseable {
   static final Duration CRD_ESTABLISHED_TIMEOUT = Duration.ofSeconds(60);
+  static final Duration KUBECTL_TIMEOUT = Duration.ofSeconds(60);
   private static final String MISSING_BINARIES =
       "kube-apiserver, etcd or kubectl not found under ~/.kubeapitest/k8s/: run `make deps`"
           + " (it runs test-fixtures/kube/install.sh, which builds them from Go modules)";
@@ -28,6 +31,7 @@ public final class KubeApiServer implements AutoCloseable {
   private final KubeAPIServer server;
   private final String kubeconfigYaml;
   private final KubernetesClient client;
+  private Path kubeconfigFile;
 
   private KubeApiServer(KubeAPIServer server) {
     this.server = server;
@@ -70,8 +74,43 @@ public final class KubeApiServer implements AutoCloseable {
     }
   }
 
-  /** The kubectl built next to the API server binaries, for tests and the demo that act as a user. */
-  public Path kubectl() {
+  /** Runs the locally built kubectl against this server, as a user would, and returns its output. */
+  public String kubectl(String... args) {
+    List<String> command = new ArrayList<>(List.of(kubectlBinary().toString(), "--kubeconfig", kubeconfigFile().toString()));
+    command.addAll(List.of(args));
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      if (!process.waitFor(KUBECTL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException("kubectl did not answer in " + KUBECTL_TIMEOUT.toSeconds() + " s: " + command);
+      }
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException("kubectl " + String.join(" ", args) + " failed: " + out);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running kubectl", e);
+    }
+  }
+
+  private synchronized Path kubeconfigFile() {
+    if (kubeconfigFile == null) {
+      try {
+        kubeconfigFile = writeKubeconfig(Files.createTempFile("varroa-kubeconfig", ".yaml"));
+        kubeconfigFile.toFile().deleteOnExit();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write a kubeconfig file", e);
+      }
+    }
+    return kubeconfigFile;
+  }
+
+  /** The kubectl built next to the API server binaries. */
+  public Path kubectlBinary() {
     Path k8s = Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s");
     try (Stream<Path> dirs = Files.list(k8s)) {
       return dirs.map(d -> d.resolve("kubectl")).filter(Files::isExecutable)

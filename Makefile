@@ -1,0 +1,32 @@
+# The two commands of the README: `make demo` and `make test`. Everything they need is installed
+# by test-fixtures/install-deps.sh, idempotently, outside the repository.
+MVN ?= mvn -B -ntp
+SHELL := /bin/bash
+
+.PHONY: deps build demo demo-check test crds clean
+
+deps:
+	bash test-fixtures/install-deps.sh
+
+LOCAL_RUN = java -cp "test-fixtures/target/classes:$$(cat test-fixtures/target/classpath.txt)" dev.varroa.testfixtures.demo.LocalRun
+
+build: deps
+	$(MVN) -q install -DskipTests
+	$(MVN) -q -pl test-fixtures dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+
+demo: build
+	$(LOCAL_RUN)
+
+demo-check: build
+	$(LOCAL_RUN) --check
+
+test: deps
+	$(MVN) install
+
+# Regenerates the CRDs from the api/ model and copies them into chart/crds/.
+crds:
+	$(MVN) -q -pl api -am package -DskipTests
+
+clean:
+	$(MVN) -q clean
+	rm -rf .demo

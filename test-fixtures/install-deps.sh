@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what the tests and the demo run against, idempotently, outside the repository:
+# Debian's nats-server and docker-registry, and kube-apiserver/etcd/kubectl built from Go modules.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+
+die() { echo "install-deps.sh: $*" >&2; exit 1; }
+
+for tool in java mvn go; do
+  command -v "$tool" >/dev/null || die "$tool is missing: this project needs Java 17, Maven and Go on the machine"
+done
+
+missing=()
+command -v nats-server >/dev/null || [[ -x /usr/sbin/nats-server ]] || missing+=(nats-server)
+command -v docker-registry >/dev/null || missing+=(docker-registry)
+if (( ${#missing[@]} )); then
+  echo "install-deps.sh: installing Debian packages: ${missing[*]}"
+  sudo_cmd=(); [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install ${missing[*]} failed"
+fi
+
+"$here/kube/install.sh"
