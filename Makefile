@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds clean
+.PHONY: deps build demo demo-check test crds docs clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -26,6 +26,10 @@ test: deps
 # Regenerates the CRDs from the api/ model and copies them into chart/crds/.
 crds:
 	$(MVN) -q -pl api -am package -DskipTests
+
+# Rewrites docs/reference/api.md from the CRDs.
+docs: crds
+	$(MVN) -q -pl api test -Dtest=ApiReferenceTest -Dvarroa.writeDocs=true
 
 clean:
 	$(MVN) -q clean
