@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs clean
+.PHONY: deps build demo demo-check test crds docs bench-bundles clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -30,6 +30,11 @@ crds:
 # Rewrites docs/reference/api.md from the CRDs.
 docs: crds
 	$(MVN) -q -pl api test -Dtest=ApiReferenceTest -Dvarroa.writeDocs=true
+
+# Issue 3's bundle benchmark; figures go to docs/benchmarks.md.
+bench-bundles: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.BundleRenderBenchmark
 
 clean:
 	$(MVN) -q clean

@@ -3,6 +3,7 @@ package dev.varroa.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.api.v1alpha1.Names;
+import dev.varroa.api.v1alpha1.VarroaKinds;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;

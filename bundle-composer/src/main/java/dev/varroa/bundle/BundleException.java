@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** A bundle that cannot be rendered, with every problem found. Conflicts outrank invalid input. */
-public final class BundleException extends Exception {
+public class BundleException extends Exception {
   private final List<BundleProblem> problems;
 
   public BundleException(List<BundleProblem> problems) {

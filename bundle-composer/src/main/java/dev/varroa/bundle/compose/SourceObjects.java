@@ -1,0 +1,28 @@
+package dev.varroa.bundle.compose;
+
+import dev.varroa.api.v1alpha1.CatalogItem;
+import dev.varroa.api.v1alpha1.CatalogSource;
+import dev.varroa.api.v1alpha1.FluxSourceRef;
+import dev.varroa.bundle.source.FluxArtifact;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The objects inputs refer to, in the ComposedBundle's namespace: the operator answers from its
+ * informer caches, varroactl from the files given with -f.
+ */
+public interface SourceObjects {
+  Optional<CatalogItem> catalogItem(String name);
+
+  Optional<CatalogSource> catalogSource(String name);
+
+  /** Every CatalogSource, for a catalogItem input with no CatalogItem object (varroactl only). */
+  List<CatalogSource> catalogSources();
+
+  /** The status.artifact of a Flux source object; empty when the object or its artifact is missing. */
+  Optional<FluxArtifact> fluxArtifact(FluxSourceRef.Kind kind, String name);
+
+  /** The data of a Secret, keys to decoded bytes; empty when there is no such Secret. */
+  Optional<Map<String, byte[]>> secret(String name);
+}
