@@ -1,9 +1,6 @@
 package dev.varroa.benchmarks;
 
 import dev.varroa.api.v1alpha1.BundleInput;
-import dev.varroa.api.v1alpha1.CatalogItem;
-import dev.varroa.api.v1alpha1.CatalogSource;
-import dev.varroa.api.v1alpha1.FluxSourceRef;
 import dev.varroa.api.v1alpha1.GitSource;
 import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.JenkinsEnvironment;
@@ -16,7 +13,6 @@ import dev.varroa.bundle.compose.Composition;
 import dev.varroa.bundle.compose.SourceInputResolver;
 import dev.varroa.bundle.compose.SourceObjects;
 import dev.varroa.bundle.render.BundleRenderer;
-import dev.varroa.bundle.source.FluxArtifact;
 import dev.varroa.bundle.source.FluxArtifactSource;
 import dev.varroa.bundle.source.GitBundleSource;
 import dev.varroa.bundle.source.OciBundleSource;
@@ -28,8 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
@@ -43,7 +37,7 @@ import org.eclipse.jgit.api.Git;
 public final class BundleRenderBenchmark {
   private static final int COLD_RUNS = 5;
   private static final int WARM_RUNS = 30;
-  private static final int WARMUP_RUNS = 10;
+  private static final int WARMUP_RUNS = 40;
 
   private BundleRenderBenchmark() {}
 
@@ -142,7 +136,7 @@ public final class BundleRenderBenchmark {
   private static SourceInputResolver resolver(Path cache) {
     SourceLimits limits = SourceLimits.DEFAULTS;
     return new SourceInputResolver(new GitBundleSource(cache, limits), new OciBundleSource(limits),
-        new FluxArtifactSource(limits), new NoObjects());
+        new FluxArtifactSource(limits), SourceObjects.none());
   }
 
   private static double millis(long startNanos) {
@@ -164,34 +158,6 @@ public final class BundleRenderBenchmark {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
-    }
-  }
-
-  /** Git-only inputs refer to no other object. */
-  private static final class NoObjects implements SourceObjects {
-    @Override
-    public Optional<CatalogItem> catalogItem(String name) {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<CatalogSource> catalogSource(String name) {
-      return Optional.empty();
-    }
-
-    @Override
-    public List<CatalogSource> catalogSources() {
-      return List.of();
-    }
-
-    @Override
-    public Optional<FluxArtifact> fluxArtifact(FluxSourceRef.Kind kind, String name) {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<Map<String, byte[]>> secret(String name) {
-      return Optional.empty();
     }
   }
 

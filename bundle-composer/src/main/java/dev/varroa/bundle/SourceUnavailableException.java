@@ -10,4 +10,8 @@ public final class SourceUnavailableException extends BundleException {
   public SourceUnavailableException(BundleProblem problem) {
     super(List.of(problem));
   }
+
+  public SourceUnavailableException(List<BundleProblem> problems) {
+    super(problems);
+  }
 }

@@ -176,6 +176,42 @@ class BundleCommandsIT {
   }
 
   @Test
+  void catalogItemInputReadsItsFolderOfTheCatalogSource(GitServer git) throws Exception {
+    String catalogName = "catalog-" + System.nanoTime();
+    GitRepository catalog = git.createRepository(catalogName);
+    String revision = catalog.commit(Map.of(
+        "items/base-security/jcasc/00-security.yaml", "jenkins:\n  numExecutors: 0\n  systemMessage: catalog\n"),
+        "catalog");
+    Files.writeString(work.resolve("catalog.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: CatalogSource
+        metadata: {name: platform, namespace: ci}
+        spec:
+          git: {url: "%s", ref: {branch: main}}
+        ---
+        apiVersion: varroa.dev/v1alpha1
+        kind: ComposedBundle
+        metadata: {name: with-catalog, namespace: ci}
+        spec:
+          inputs:
+            - catalogItem: {name: base-security}
+            - git: {url: "%s", ref: {branch: main}, path: teams/a}
+        """.formatted(git.fileUrl(catalogName), git.fileUrl(repoName)));
+
+    VarroactlRun run = VarroactlRun.of("bundle", "explain", "-f", work.resolve("catalog.yaml").toString(),
+        "-f", work.resolve("profile.yaml").toString(), "--path", "jenkins.systemMessage",
+        "--cache-dir", work.resolve("cache").toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("Team A").contains("overrode catalog")
+        .contains("spec.inputs[0] (catalogItem base-security)");
+    VarroactlRun render = VarroactlRun.of("bundle", "render", "-f", work.resolve("catalog.yaml").toString(),
+        "-f", work.resolve("profile.yaml").toString(), "-o", "json", "--out", work.resolve("c").toString(),
+        "--cache-dir", work.resolve("cache").toString());
+    assertThat(render.out()).contains("main@sha1:" + revision);
+  }
+
+  @Test
   void versionAndHelpAnswer() {
     assertThat(VarroactlRun.of("--version").out()).startsWith("varroactl ");
     VarroactlRun help = VarroactlRun.of("bundle", "render", "--help");

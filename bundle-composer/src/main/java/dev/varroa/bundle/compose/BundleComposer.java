@@ -2,6 +2,7 @@ package dev.varroa.bundle.compose;
 
 import dev.varroa.api.v1alpha1.BundleInput;
 import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.BundleProblem;
 import dev.varroa.bundle.InputRef;
 import dev.varroa.bundle.RenderRequest;
 import dev.varroa.bundle.ResolvedInput;
@@ -15,6 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,7 +33,15 @@ public final class BundleComposer {
 
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
+  /** Source calls in flight at once across all bundles: enough to hide network latency. */
+  static final int SOURCE_PARALLELISM = 8;
+
   private final InputSource source;
+  private final ExecutorService sourceCalls = Executors.newFixedThreadPool(SOURCE_PARALLELISM, runnable -> {
+    Thread thread = new Thread(runnable, "bundle-source");
+    thread.setDaemon(true);
+    return thread;
+  });
   private final BundleRenderer renderer = new BundleRenderer();
   private final Map<String, ResolvedInput> fetched = java.util.Collections.synchronizedMap(
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -48,15 +61,16 @@ public final class BundleComposer {
 
   public Composition compose(ComposeRequest request) throws BundleException {
     List<InputRef> refs = new ArrayList<>();
-    List<String> revisions = new ArrayList<>();
+    for (int i = 0; i < request.inputs().size(); i++) {
+      refs.add(InputRefs.of(i, request.inputs().get(i)));
+    }
     Memo previous = lastGood.get(request.key());
+    List<String> revisions;
     try {
-      for (int i = 0; i < request.inputs().size(); i++) {
-        InputRef ref = InputRefs.of(i, request.inputs().get(i));
-        refs.add(ref);
+      revisions = eachInput(refs.size(), i -> {
         revisionChecks.incrementAndGet();
-        revisions.add(source.currentRevision(ref, request.inputs().get(i)));
-      }
+        return source.currentRevision(refs.get(i), request.inputs().get(i));
+      });
     } catch (SourceUnavailableException unreachable) {
       if (previous != null) {
         return new Composition(previous.rendered(), previous.revisions(), true, Optional.of(unreachable));
@@ -69,11 +83,9 @@ public final class BundleComposer {
       return new Composition(previous.rendered(), previous.revisions(), true, Optional.empty());
     }
 
-    List<ResolvedInput> resolved = new ArrayList<>();
+    List<ResolvedInput> resolved;
     try {
-      for (int i = 0; i < refs.size(); i++) {
-        resolved.add(fetchOnce(refs.get(i), request.inputs().get(i), revisions.get(i)));
-      }
+      resolved = eachInput(refs.size(), i -> fetchOnce(refs.get(i), request.inputs().get(i), revisions.get(i)));
     } catch (SourceUnavailableException unreachable) {
       if (previous != null) {
         return new Composition(previous.rendered(), previous.revisions(), true, Optional.of(unreachable));
@@ -99,6 +111,49 @@ public final class BundleComposer {
 
   public Counters counters() {
     return new Counters(revisionChecks.get(), fetches.get(), renders.get());
+  }
+
+  /**
+   * Runs one source call per input, in parallel: remote calls mostly wait on the network. Results
+   * keep input order; failures are merged into one exception, unavailable if any input was.
+   */
+  private <T> List<T> eachInput(int count, InputCall<T> call) throws BundleException {
+    List<Future<T>> futures = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int index = i;
+      futures.add(sourceCalls.submit(() -> call.apply(index)));
+    }
+    List<T> results = new ArrayList<>();
+    List<BundleProblem> problems = new ArrayList<>();
+    boolean unavailable = false;
+    for (Future<T> future : futures) {
+      try {
+        results.add(future.get());
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof BundleException failed)) {
+          throw new IllegalStateException("a source failed unexpectedly: " + e.getCause(), e.getCause());
+        }
+        problems.addAll(failed.problems());
+        unavailable |= failed instanceof SourceUnavailableException;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while reading sources", e);
+      }
+    }
+    if (problems.isEmpty()) {
+      return results;
+    }
+    if (unavailable) {
+      // The last good render stays in force; every problem is still reported.
+      throw new SourceUnavailableException(problems);
+    }
+    throw new BundleException(problems);
+  }
+
+  /** One source call for the input at an index. */
+  @FunctionalInterface
+  private interface InputCall<T> {
+    T apply(int index) throws BundleException;
   }
 
   private ResolvedInput fetchOnce(InputRef ref, BundleInput input, String revision) throws BundleException {

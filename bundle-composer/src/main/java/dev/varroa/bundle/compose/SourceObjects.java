@@ -25,4 +25,34 @@ public interface SourceObjects {
 
   /** The data of a Secret, keys to decoded bytes; empty when there is no such Secret. */
   Optional<Map<String, byte[]>> secret(String name);
+
+  /** No objects at all: enough for bundles of public Git and OCI inputs. */
+  static SourceObjects none() {
+    return new SourceObjects() {
+      @Override
+      public Optional<CatalogItem> catalogItem(String name) {
+        return Optional.empty();
+      }
+
+      @Override
+      public Optional<CatalogSource> catalogSource(String name) {
+        return Optional.empty();
+      }
+
+      @Override
+      public List<CatalogSource> catalogSources() {
+        return List.of();
+      }
+
+      @Override
+      public Optional<FluxArtifact> fluxArtifact(FluxSourceRef.Kind kind, String name) {
+        return Optional.empty();
+      }
+
+      @Override
+      public Optional<Map<String, byte[]>> secret(String name) {
+        return Optional.empty();
+      }
+    };
+  }
 }

@@ -30,7 +30,14 @@ final class ImplicitTypes {
   /** True when a reader would not take this plain text as a string. */
   static boolean isTyped(String plain) {
     return isNull(plain) || TRUES.contains(plain) || FALSES.contains(plain) || SPECIAL.contains(plain)
-        || INT.matcher(plain).matches() || FLOAT.matcher(plain).matches() || TIMESTAMP.matcher(plain).matches();
+        || mayBeNumberOrDate(plain) && (INT.matcher(plain).matches() || FLOAT.matcher(plain).matches()
+            || TIMESTAMP.matcher(plain).matches());
+  }
+
+  /** Every number, .inf/.nan and timestamp form starts with one of these; most strings are spared the regexes. */
+  private static boolean mayBeNumberOrDate(String plain) {
+    char first = plain.charAt(0);
+    return first == '-' || first == '+' || first == '.' || (first >= '0' && first <= '9');
   }
 
   /** One spelling per meaning for the forms YAML treats as equal (all nulls, all booleans). */

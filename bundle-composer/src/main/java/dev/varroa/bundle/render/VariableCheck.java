@@ -36,6 +36,9 @@ final class VariableCheck {
 
   /** The names referenced as {@code ${NAME}}, in order of first use. */
   static Set<String> references(String text) {
+    if (!text.contains("${")) {
+      return Set.of();
+    }
     Set<String> names = new LinkedHashSet<>();
     Matcher matcher = REFERENCE.matcher(text);
     while (matcher.find()) {

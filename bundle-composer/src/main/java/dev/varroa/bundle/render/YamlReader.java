@@ -6,8 +6,11 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.events.Event;
@@ -43,8 +46,24 @@ final class YamlReader {
 
   private YamlReader() {}
 
+  /**
+   * Parsed documents by the identity of their bytes: the composer hands the same arrays to every
+   * render of an unchanged input, so a re-render merges without parsing again. Weak keys let a
+   * replaced input's trees go; the trees are immutable.
+   */
+  private static final Map<byte[], Optional<YamlValue>> PARSED = Collections.synchronizedMap(new WeakHashMap<>());
+
   /** The document's root; empty for a file with no document or only a null. */
   static Optional<YamlValue> read(byte[] bytes) throws YamlReadException {
+    Optional<YamlValue> parsed = PARSED.get(bytes);
+    if (parsed == null) {
+      parsed = parse(bytes);
+      PARSED.put(bytes, parsed);
+    }
+    return parsed;
+  }
+
+  private static Optional<YamlValue> parse(byte[] bytes) throws YamlReadException {
     if (bytes.length > MAX_DOCUMENT_BYTES) {
       throw new YamlReadException(0, "the file is " + bytes.length + " bytes, more than the limit of "
           + MAX_DOCUMENT_BYTES + " bytes", "split it into smaller files");
