@@ -25,16 +25,16 @@ import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /** Composes one ComposedBundle from -f files with the operator's own composer and sources. */
-final class OfflineComposition {
+public final class OfflineComposition {
   private final BundleFileOptions options;
   private final ManifestSet manifests;
 
-  OfflineComposition(BundleFileOptions options) {
+  public OfflineComposition(BundleFileOptions options) {
     this.options = options;
     this.manifests = ManifestSet.read(options.files);
   }
 
-  RenderedBundle render() throws BundleException {
+  public RenderedBundle render() throws BundleException {
     return render(UnaryOperator.identity());
   }
 
@@ -53,7 +53,7 @@ final class OfflineComposition {
     return new BundleComposer(resolver).compose(request).rendered();
   }
 
-  ComposedBundle bundle() {
+  public ComposedBundle bundle() {
     List<ComposedBundle> bundles = manifests.all(ComposedBundle.class);
     if (options.bundle != null) {
       return manifests.named(ComposedBundle.class, options.bundle).orElseThrow(() ->
