@@ -37,11 +37,7 @@ public final class BundleComposer {
   static final int SOURCE_PARALLELISM = 8;
 
   private final InputSource source;
-  private final ExecutorService sourceCalls = Executors.newFixedThreadPool(SOURCE_PARALLELISM, runnable -> {
-    Thread thread = new Thread(runnable, "bundle-source");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService sourceCalls;
   private final BundleRenderer renderer = new BundleRenderer();
   private final Map<String, ResolvedInput> fetched = java.util.Collections.synchronizedMap(
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -56,7 +52,22 @@ public final class BundleComposer {
   private final AtomicLong renders = new AtomicLong();
 
   public BundleComposer(InputSource source) {
+    this(source, sourceCallPool());
+  }
+
+  /** A composer whose source calls run on a shared pool, e.g. one composer per namespace in the operator. */
+  public BundleComposer(InputSource source, ExecutorService sourceCalls) {
     this.source = source;
+    this.sourceCalls = sourceCalls;
+  }
+
+  /** Daemon threads for source calls, {@link #SOURCE_PARALLELISM} at once. */
+  public static ExecutorService sourceCallPool() {
+    return Executors.newFixedThreadPool(SOURCE_PARALLELISM, runnable -> {
+      Thread thread = new Thread(runnable, "bundle-source");
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   public Composition compose(ComposeRequest request) throws BundleException {

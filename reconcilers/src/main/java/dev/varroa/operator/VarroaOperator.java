@@ -1,0 +1,108 @@
+package dev.varroa.operator;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.varroa.operator.bundle.BundleComposers;
+import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Varroa operator: one reconciler per kind on java-operator-sdk, leader election, and an HTTP
+ * endpoint with /healthz, /readyz and Prometheus /metrics.
+ */
+public final class VarroaOperator implements AutoCloseable {
+  /** The Lease that elects the one active replica. */
+  public static final String LEASE_NAME = "varroa-operator";
+  /** Port of /healthz, /readyz and /metrics. */
+  public static final int DEFAULT_HTTP_PORT = 8081;
+
+  private static final Logger LOG = LoggerFactory.getLogger(VarroaOperator.class);
+
+  private final Operator operator;
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final BundleComposers composers;
+  private HttpServer http;
+
+  /**
+   * @param client the API server connection
+   * @param cacheDirectory where Git sources are cached
+   * @param leaseNamespace namespace of the leader-election Lease; null runs without election (tests, one replica)
+   */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace) {
+    this.composers = new BundleComposers(client, cacheDirectory);
+    this.operator = new Operator(o -> {
+      o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+          .withCloseClientOnStop(false);
+      if (leaseNamespace != null) {
+        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, leaseNamespace));
+      }
+    });
+    Clock clock = Clock.systemUTC();
+    operator.register(new ComposedBundleReconciler(composers, clock));
+    operator.register(new JenkinsVersionProfileReconciler(clock));
+  }
+
+  public void start() {
+    operator.start();
+  }
+
+  /** Serves /healthz, /readyz and /metrics on the port (0 picks a free one); returns the port. */
+  public int serveHttp(int port) throws IOException {
+    http = HttpServer.create(new InetSocketAddress(port), 0);
+    http.createContext("/healthz", exchange -> respond(exchange, 200, "ok\n"));
+    http.createContext("/readyz", exchange -> {
+      boolean ready = operator.getRuntimeInfo().allEventSourcesAreHealthy();
+      respond(exchange, ready ? 200 : 503, ready ? "ok\n" : "event sources not healthy\n");
+    });
+    http.createContext("/metrics", exchange -> respond(exchange, 200, registry.scrape()));
+    http.start();
+    return http.getAddress().getPort();
+  }
+
+  /** The composers of every namespace, shared with reconcilers and tests. */
+  public BundleComposers composers() {
+    return composers;
+  }
+
+  @Override
+  public void close() {
+    if (http != null) {
+      http.stop(0);
+    }
+    operator.stop();
+  }
+
+  private static void respond(com.sun.net.httpserver.HttpExchange exchange, int code, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  public static void main(String[] args) throws IOException {
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    String namespace = System.getenv().getOrDefault("POD_NAMESPACE", "varroa-system");
+    Path cache = Path.of(System.getenv().getOrDefault("VARROA_CACHE_DIR", "/var/cache/varroa"));
+    VarroaOperator operator = new VarroaOperator(client, cache, namespace);
+    int port = operator.serveHttp(Integer.parseInt(System.getenv().getOrDefault("VARROA_HTTP_PORT",
+        String.valueOf(DEFAULT_HTTP_PORT))));
+    Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
+    operator.start();
+    LOG.info("event=operator_started http_port={} lease_namespace={}", port, namespace);
+  }
+}

@@ -1,0 +1,255 @@
+package dev.varroa.operator.bundle;
+
+import dev.varroa.api.v1alpha1.Artifact;
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.ComposedBundleSpec;
+import dev.varroa.api.v1alpha1.ComposedBundleStatus;
+import dev.varroa.api.v1alpha1.Condition;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.BundleProblem;
+import dev.varroa.bundle.JenkinsEnvironment;
+import dev.varroa.bundle.SourceUnavailableException;
+import dev.varroa.bundle.compose.ComposeRequest;
+import dev.varroa.bundle.compose.Composition;
+import dev.varroa.bundle.compose.InputRefs;
+import dev.varroa.bundle.compose.VersionProfileConversion;
+import dev.varroa.operator.status.Conditions;
+import dev.varroa.operator.status.EventRecorder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renders each ComposedBundle with the composer: on a spec change, on every interval (a cheap
+ * revision check), and when reconcile.fluxcd.io/requestedAt changes. Stores the render in force in
+ * a ConfigMap it owns and reports it in Flux-style status.
+ */
+@ControllerConfiguration(name = "composedbundle", generationAwareEventProcessing = false)
+public final class ComposedBundleReconciler implements Reconciler<ComposedBundle>, Cleaner<ComposedBundle> {
+  public static final String FIELD_MANAGER = "varroa-operator";
+  /** Flux's annotation to ask for a reconcile now; the value handled is echoed in status. */
+  public static final String REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
+  /** The CRD default of spec.interval. */
+  static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+
+  private static final Logger LOG = LoggerFactory.getLogger(ComposedBundleReconciler.class);
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private final BundleComposers composers;
+  private final Clock clock;
+  private final Map<String, Check> lastChecks = new ConcurrentHashMap<>();
+
+  public ComposedBundleReconciler(BundleComposers composers, Clock clock) {
+    this.composers = composers;
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<ComposedBundle> reconcile(ComposedBundle bundle, Context<ComposedBundle> context) {
+    KubernetesClient client = context.getClient();
+    String key = bundle.getMetadata().getNamespace() + "/" + bundle.getMetadata().getName();
+    ComposedBundleSpec spec = bundle.getSpec();
+    Duration interval = Intervals.parse(spec.interval, DEFAULT_INTERVAL);
+    long generation = bundle.getMetadata().getGeneration() == null ? 0 : bundle.getMetadata().getGeneration();
+    String requestedAt = bundle.getMetadata().getAnnotations() == null ? null
+        : bundle.getMetadata().getAnnotations().get(REQUESTED_AT);
+    Instant now = clock.instant();
+    ComposedBundleStatus previous = bundle.getStatus() == null ? new ComposedBundleStatus() : bundle.getStatus();
+
+    if (Boolean.TRUE.equals(spec.suspend)) {
+      ComposedBundleStatus status = copy(previous);
+      status.conditions = new Conditions(previous.conditions, generation, now.toString())
+          .set(Condition.READY, readyStatus(previous), reason(previous, Condition.READY, "Suspended"),
+              message(previous, Condition.READY, "suspended; the last render stays in force"))
+          .set(Condition.RECONCILING, Condition.Status.False, "Suspended", "spec.suspend is true")
+          .set(Condition.STALLED, Condition.Status.False, "Suspended", "spec.suspend is true")
+          .build();
+      status.observedGeneration = generation;
+      return patchIfChanged(bundle, previous, status, null);
+    }
+
+    Check last = lastChecks.get(key);
+    if (last != null && last.generation == generation && Objects.equals(last.requestedAt, requestedAt)
+        && now.isBefore(last.at.plus(interval))) {
+      return UpdateControl.<ComposedBundle>noUpdate().rescheduleAfter(Duration.between(now, last.at.plus(interval)));
+    }
+    lastChecks.put(key, new Check(generation, requestedAt, now));
+
+    ComposedBundleStatus status = copy(previous);
+    status.observedGeneration = generation;
+    status.lastHandledReconcileAt = requestedAt;
+    Conditions conditions = new Conditions(previous.conditions, generation, now.toString());
+    EventRecorder events = new EventRecorder(client, FIELD_MANAGER);
+    JenkinsVersionProfile profile = profile(client, spec);
+    if (profile == null) {
+      String message = "no JenkinsVersionProfile: set spec.versionProfileRef, or versionProfileRef on the"
+          + " ProvisioningDefaults named default, to a profile that exists";
+      status.conditions = conditions.set(Condition.READY, Condition.Status.False, "ProfileMissing", message)
+          .set(Condition.RECONCILING, Condition.Status.False, "ProfileMissing", message)
+          .set(Condition.STALLED, Condition.Status.True, "ProfileMissing", message).build();
+      return patchIfChanged(bundle, previous, status, interval);
+    }
+    try {
+      Composition composition = composers.in(bundle.getMetadata().getNamespace()).compose(new ComposeRequest(key, bundle.getMetadata().getName(), spec.inputs,
+          VersionProfileConversion.of(profile), declaredSecrets(spec), JenkinsEnvironment.VARIABLES));
+      String digest = composition.rendered().digest();
+      boolean newRevision = status.artifact == null || !digest.equals(status.artifact.digest);
+      store(client, bundle, composition);
+      status.artifact = artifact(digest, newRevision ? now.toString() : status.artifact.lastUpdateTime);
+      status.inputs = inputRevisions(spec, composition.revisions());
+      if (composition.stale()) {
+        String message = summary(composition.sourceFailure().get()) + "; the last good render " + digest
+            + " stays in force";
+        conditions.set(Condition.READY, Condition.Status.False, "SourceUnavailable", message)
+            .set(Condition.RECONCILING, Condition.Status.True, "SourceUnavailable", "retrying every " + spec.interval)
+            .set(Condition.STALLED, Condition.Status.False, "SourceUnavailable", message);
+        events.warningOnce(bundle, "SourceUnavailable", message, previous.condition(Condition.READY));
+      } else {
+        conditions.set(Condition.READY, Condition.Status.True, "Succeeded",
+                "rendered " + digest + " from " + spec.inputs.size() + " inputs")
+            .set(Condition.RECONCILING, Condition.Status.False, "Succeeded", "up to date")
+            .set(Condition.STALLED, Condition.Status.False, "Succeeded", "up to date");
+        if (newRevision) {
+          events.normal(bundle, "NewRevision", "rendered " + digest);
+        }
+      }
+    } catch (SourceUnavailableException unreachable) {
+      String message = summary(unreachable) + "; nothing rendered yet";
+      conditions.set(Condition.READY, Condition.Status.False, "SourceUnavailable", message)
+          .set(Condition.RECONCILING, Condition.Status.True, "SourceUnavailable", "retrying every " + spec.interval)
+          .set(Condition.STALLED, Condition.Status.False, "SourceUnavailable", message);
+      events.warningOnce(bundle, "SourceUnavailable", message, previous.condition(Condition.READY));
+    } catch (BundleException failed) {
+      String reason = failed.kind() == BundleProblem.Kind.CONFLICT ? "Conflict" : "InvalidInput";
+      String message = summary(failed) + (status.artifact != null
+          ? "; the last good render " + status.artifact.digest + " stays in force" : "");
+      conditions.set(Condition.READY, Condition.Status.False, reason, message)
+          .set(Condition.RECONCILING, Condition.Status.False, reason, message)
+          .set(Condition.STALLED, Condition.Status.True, reason, message);
+      events.warningOnce(bundle, reason, message, previous.condition(Condition.READY));
+    }
+    status.conditions = conditions.build();
+    return patchIfChanged(bundle, previous, status, interval);
+  }
+
+  @Override
+  public DeleteControl cleanup(ComposedBundle bundle, Context<ComposedBundle> context) {
+    String key = bundle.getMetadata().getNamespace() + "/" + bundle.getMetadata().getName();
+    composers.in(bundle.getMetadata().getNamespace()).forget(key);
+    lastChecks.remove(key);
+    return DeleteControl.defaultDelete();
+  }
+
+  /** Writes the ConfigMap only when the render in force changed: an unchanged bundle issues no write. */
+  private static void store(KubernetesClient client, ComposedBundle bundle, Composition composition) {
+    ConfigMap existing = client.configMaps().inNamespace(bundle.getMetadata().getNamespace())
+        .withName(BundleConfigMap.name(bundle.getMetadata().getName())).get();
+    String digest = composition.rendered().digest();
+    if (existing != null && existing.getMetadata().getAnnotations() != null
+        && digest.equals(existing.getMetadata().getAnnotations().get(BundleConfigMap.DIGEST_ANNOTATION))) {
+      return;
+    }
+    client.resource(BundleConfigMap.render(bundle, composition.rendered()))
+        .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    LOG.info("event=bundle_stored bundle={}/{} digest={}", bundle.getMetadata().getNamespace(),
+        bundle.getMetadata().getName(), digest);
+  }
+
+  private static JenkinsVersionProfile profile(KubernetesClient client, ComposedBundleSpec spec) {
+    String name = spec.versionProfileRef != null ? spec.versionProfileRef.name : null;
+    if (name == null) {
+      ProvisioningDefaults defaults = client.resources(ProvisioningDefaults.class)
+          .withName(ProvisioningDefaults.DEFAULT_NAME).get();
+      name = defaults != null && defaults.getSpec() != null && defaults.getSpec().versionProfileRef != null
+          ? defaults.getSpec().versionProfileRef.name : null;
+    }
+    return name == null ? null : client.resources(JenkinsVersionProfile.class).withName(name).get();
+  }
+
+  private static Set<String> declaredSecrets(ComposedBundleSpec spec) {
+    Set<String> names = new TreeSet<>();
+    if (spec.secrets != null) {
+      spec.secrets.forEach(s -> names.add(s.name));
+    }
+    return names;
+  }
+
+  private static Artifact artifact(String digest, String lastUpdateTime) {
+    Artifact artifact = new Artifact();
+    // A bundle's revision is its render: the digest names exactly what Controllers receive.
+    artifact.revision = digest;
+    artifact.digest = digest;
+    artifact.lastUpdateTime = lastUpdateTime;
+    return artifact;
+  }
+
+  private static List<ComposedBundleStatus.InputRevision> inputRevisions(ComposedBundleSpec spec, List<String> revisions) {
+    List<ComposedBundleStatus.InputRevision> inputs = new ArrayList<>();
+    for (int i = 0; i < revisions.size(); i++) {
+      ComposedBundleStatus.InputRevision input = new ComposedBundleStatus.InputRevision();
+      input.index = i;
+      input.kind = InputRefs.of(i, spec.inputs.get(i)).kind();
+      input.revision = revisions.get(i);
+      inputs.add(input);
+    }
+    return inputs;
+  }
+
+  /** The first problems of a failure, bounded so a status stays readable. */
+  private static String summary(BundleException e) {
+    List<String> lines = e.problems().stream().limit(3).map(BundleProblem::format).toList();
+    String more = e.problems().size() > 3 ? " (+" + (e.problems().size() - 3) + " more)" : "";
+    return String.join("; ", lines) + more;
+  }
+
+  private static UpdateControl<ComposedBundle> patchIfChanged(ComposedBundle bundle, ComposedBundleStatus previous,
+      ComposedBundleStatus status, Duration reschedule) {
+    UpdateControl<ComposedBundle> control;
+    if (JSON.asJson(status).equals(JSON.asJson(previous))) {
+      control = UpdateControl.noUpdate();
+    } else {
+      bundle.setStatus(status);
+      control = UpdateControl.patchStatus(bundle);
+    }
+    return reschedule == null ? control : control.rescheduleAfter(reschedule);
+  }
+
+  private static ComposedBundleStatus copy(ComposedBundleStatus status) {
+    return JSON.convertValue(status, ComposedBundleStatus.class);
+  }
+
+  private static Condition.Status readyStatus(ComposedBundleStatus status) {
+    return status.condition(Condition.READY).map(c -> c.status).orElse(Condition.Status.Unknown);
+  }
+
+  private static String reason(ComposedBundleStatus status, String type, String fallback) {
+    return status.condition(type).map(c -> c.reason).orElse(fallback);
+  }
+
+  private static String message(ComposedBundleStatus status, String type, String fallback) {
+    return status.condition(type).map(c -> c.message).orElse(fallback);
+  }
+
+  /** When the sources were last checked for a bundle, and for which generation and request. */
+  private record Check(long generation, String requestedAt, Instant at) {}
+}

@@ -1,0 +1,45 @@
+package dev.varroa.operator.status;
+
+import dev.varroa.api.v1alpha1.Condition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Builds a status condition list the GitOps way: a condition keeps its lastTransitionTime while its
+ * status stays the same, so re-setting an unchanged condition changes nothing and writes nothing.
+ */
+public final class Conditions {
+  private final List<Condition> previous;
+  private final List<Condition> next = new ArrayList<>();
+  private final long generation;
+  private final String now;
+
+  /**
+   * @param previous the conditions currently in status
+   * @param generation metadata.generation the new conditions describe
+   * @param now the transition time to stamp on conditions whose status changes (RFC 3339)
+   */
+  public Conditions(List<Condition> previous, long generation, String now) {
+    this.previous = previous == null ? List.of() : previous;
+    this.generation = generation;
+    this.now = now;
+  }
+
+  public Conditions set(String type, Condition.Status status, String reason, String message) {
+    Condition condition = new Condition(type, status, reason, message);
+    condition.observedGeneration = generation;
+    condition.lastTransitionTime = previous.stream()
+        .filter(c -> type.equals(c.type) && c.status == status)
+        .map(c -> c.lastTransitionTime)
+        .filter(Objects::nonNull)
+        .findFirst()
+        .orElse(now);
+    next.add(condition);
+    return this;
+  }
+
+  public List<Condition> build() {
+    return List.copyOf(next);
+  }
+}

@@ -1,0 +1,160 @@
+package dev.varroa.operator.bundle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.Condition;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.operator.VarroaOperator;
+import dev.varroa.testfixtures.git.GitRepository;
+import dev.varroa.testfixtures.git.GitServer;
+import dev.varroa.testfixtures.git.GitServerExtension;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.WithKubeApiServer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The operator in the test JVM renders ComposedBundles from a real Git server into a real API server. */
+@WithKubeApiServer
+@ExtendWith(GitServerExtension.class)
+class ComposedBundleReconcilerIT {
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
+  private static VarroaOperator operator;
+
+  @BeforeAll
+  static void startOperator(KubeApiServer kube, @TempDir Path cache) {
+    KubernetesClient client = kube.client();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: JenkinsVersionProfile
+        metadata: {name: lts}
+        spec:
+          jenkinsVersion: "2.555.2"
+          image: jenkins/jenkins:2.555.2-lts-jdk21
+          plugins:
+            - {id: git, version: "5.8.0"}
+        """, GenericKubernetesResource.class)).create();
+    operator = new VarroaOperator(client, cache, null);
+    operator.start();
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    operator.close();
+  }
+
+  private static void createBundle(KubernetesClient client, String name, String url) {
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: ComposedBundle
+        metadata: {name: %s, namespace: ci}
+        spec:
+          interval: 1h
+          versionProfileRef: {name: lts}
+          inputs:
+            - git: {url: "%s", ref: {branch: main}}
+        """.formatted(name, url), GenericKubernetesResource.class)).create();
+  }
+
+  private static Optional<Condition> condition(KubernetesClient client, String name, String type) {
+    ComposedBundle bundle = client.resources(ComposedBundle.class).inNamespace("ci").withName(name).get();
+    return bundle == null || bundle.getStatus() == null ? Optional.empty() : bundle.getStatus().condition(type);
+  }
+
+  private static ComposedBundle bundle(KubernetesClient client, String name) {
+    return client.resources(ComposedBundle.class).inNamespace("ci").withName(name).get();
+  }
+
+  @Test
+  void rendersIntoAConfigMapAndReportsFluxStyleStatus(KubeApiServer kube, GitServer git) throws Exception {
+    KubernetesClient client = kube.client();
+    GitRepository repo = git.createRepository("team-a");
+    String commit = repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: hello\n",
+        "plugins.yaml", "plugins:\n  - id: git\n"), "one");
+
+    createBundle(client, "team-a", git.httpUrl("team-a"));
+
+    await().atMost(DEADLINE).until(() -> condition(client, "team-a", Condition.READY)
+        .filter(c -> c.status == Condition.Status.True).isPresent());
+    ComposedBundle ready = bundle(client, "team-a");
+    assertThat(ready.getStatus().observedGeneration).isEqualTo(ready.getMetadata().getGeneration());
+    assertThat(ready.getStatus().inputs).singleElement()
+        .satisfies(input -> assertThat(input.revision).isEqualTo("main@sha1:" + commit));
+    assertThat(ready.getStatus().artifact.digest).startsWith("sha256:");
+    assertThat(condition(client, "team-a", Condition.STALLED)).get().extracting(c -> c.status)
+        .isEqualTo(Condition.Status.False);
+    ConfigMap stored = client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("team-a")).get();
+    assertThat(stored.getData().get("jcasc.yaml")).contains("systemMessage: hello");
+    assertThat(stored.getData().get("plugins.txt")).isEqualTo("git:5.8.0\n");
+    assertThat(stored.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(ready.getMetadata().getUid()));
+    assertThat(client.resources(JenkinsVersionProfile.class).withName("lts").get().getStatus()
+        .condition(Condition.READY)).get().extracting(c -> c.status).isEqualTo(Condition.Status.True);
+  }
+
+  @Test
+  void requestedAtAnnotationRendersTheMovedBranchAndIsEchoed(KubeApiServer kube, GitServer git) throws Exception {
+    KubernetesClient client = kube.client();
+    GitRepository repo = git.createRepository("team-b");
+    repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: before\n"), "one");
+    createBundle(client, "team-b", git.httpUrl("team-b"));
+    await().atMost(DEADLINE).until(() -> condition(client, "team-b", Condition.READY)
+        .filter(c -> c.status == Condition.Status.True).isPresent());
+    String before = bundle(client, "team-b").getStatus().artifact.digest;
+
+    String moved = repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: after\n"), "two");
+    client.resources(ComposedBundle.class).inNamespace("ci").withName("team-b")
+        .edit(b -> {
+          b.getMetadata().getAnnotations().put(ComposedBundleReconciler.REQUESTED_AT, "2026-11-29T10:00:00Z");
+          return b;
+        });
+
+    await().atMost(DEADLINE).until(() -> "2026-11-29T10:00:00Z".equals(bundle(client, "team-b").getStatus().lastHandledReconcileAt));
+    ComposedBundle after = bundle(client, "team-b");
+    assertThat(after.getStatus().artifact.digest).isNotEqualTo(before);
+    assertThat(after.getStatus().inputs.get(0).revision).isEqualTo("main@sha1:" + moved);
+    assertThat(client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("team-b")).get()
+        .getData().get("jcasc.yaml")).contains("systemMessage: after");
+  }
+
+  @Test
+  void conflictStallsTheBundleAndKeepsTheLastGoodRender(KubeApiServer kube, GitServer git) throws Exception {
+    KubernetesClient client = kube.client();
+    GitRepository repo = git.createRepository("team-c");
+    repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: good\n", "plugins.yaml", "plugins:\n  - id: git\n"),
+        "one");
+    createBundle(client, "team-c", git.httpUrl("team-c"));
+    await().atMost(DEADLINE).until(() -> condition(client, "team-c", Condition.READY)
+        .filter(c -> c.status == Condition.Status.True).isPresent());
+    String good = bundle(client, "team-c").getStatus().artifact.digest;
+
+    repo.commit(Map.of("plugins.yaml", "plugins:\n  - {id: git, version: \"5.7.0\"}\n"), "pin");
+    client.resources(ComposedBundle.class).inNamespace("ci").withName("team-c").edit(b -> {
+      b.getMetadata().getAnnotations().put(ComposedBundleReconciler.REQUESTED_AT, "now");
+      return b;
+    });
+
+    await().atMost(DEADLINE).until(() -> condition(client, "team-c", Condition.STALLED)
+        .filter(c -> c.status == Condition.Status.True).isPresent());
+    Condition stalled = condition(client, "team-c", Condition.STALLED).orElseThrow();
+    assertThat(stalled.reason).isEqualTo("Conflict");
+    assertThat(stalled.message).contains("5.7.0").contains("5.8.0").contains("stays in force");
+    assertThat(client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("team-c")).get()
+        .getMetadata().getAnnotations().get(BundleConfigMap.DIGEST_ANNOTATION)).isEqualTo(good);
+  }
+}
