@@ -3,6 +3,7 @@ package dev.varroa.operator;
 import com.sun.net.httpserver.HttpServer;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import dev.varroa.operator.catalog.CatalogSourceReconciler;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -54,6 +55,7 @@ public final class VarroaOperator implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     operator.register(new ComposedBundleReconciler(composers, clock));
     operator.register(new JenkinsVersionProfileReconciler(clock));
+    operator.register(new CatalogSourceReconciler(composers, clock));
   }
 
   public void start() {

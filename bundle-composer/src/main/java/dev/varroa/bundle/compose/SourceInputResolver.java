@@ -86,9 +86,13 @@ public final class SourceInputResolver implements InputSource {
     if (sources.size() == 1) {
       return new CatalogLocation(sources.get(0), "items/" + itemName);
     }
-    throw invalid(ref, sources.isEmpty()
-            ? "no CatalogItem " + itemName + " and no CatalogSource to find it in"
-            : "no CatalogItem " + itemName + " and " + sources.size() + " CatalogSources that could hold it",
+    if (sources.isEmpty()) {
+      // Its CatalogSource may not be indexed yet: wait and retry rather than call the bundle broken.
+      throw new SourceUnavailableException(new BundleProblem(BundleProblem.Kind.INVALID, ref.describe(), null,
+          "catalogItem", "CatalogItem " + itemName + " does not exist (yet)",
+          "check the name against `kubectl get catalogitems`, or wait until its CatalogSource is indexed"));
+    }
+    throw invalid(ref, "no CatalogItem " + itemName + " and " + sources.size() + " CatalogSources that could hold it",
         "give the CatalogItem (or the one CatalogSource that holds items/" + itemName + "/) with the bundle");
   }
 

@@ -33,7 +33,11 @@ public final class BundleComposers {
   }
 
   public BundleComposer in(String namespace) {
-    return byNamespace.computeIfAbsent(namespace, ns -> new BundleComposer(
-        new SourceInputResolver(git, oci, flux, new ClusterSourceObjects(client, ns)), sourceCalls));
+    return byNamespace.computeIfAbsent(namespace, ns -> new BundleComposer(sourcesIn(ns), sourceCalls));
+  }
+
+  /** The sources as they read inputs of a namespace, for callers that index rather than render. */
+  public SourceInputResolver sourcesIn(String namespace) {
+    return new SourceInputResolver(git, oci, flux, new ClusterSourceObjects(client, namespace));
   }
 }

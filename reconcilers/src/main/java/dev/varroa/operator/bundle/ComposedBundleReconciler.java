@@ -51,6 +51,8 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
   public static final String REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
   /** The CRD default of spec.interval. */
   static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+  /** How soon an unreachable or not-yet-existing source is tried again, when the interval is longer. */
+  static final Duration RETRY_AFTER_UNAVAILABLE = Duration.ofSeconds(10);
 
   private static final Logger LOG = LoggerFactory.getLogger(ComposedBundleReconciler.class);
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -149,7 +151,13 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
       events.warningOnce(bundle, reason, message, previous.condition(Condition.READY));
     }
     status.conditions = conditions.build();
-    return patchIfChanged(bundle, previous, status, interval);
+    boolean waiting = status.condition(Condition.READY).map(c -> "SourceUnavailable".equals(c.reason)).orElse(false);
+    Duration next = waiting && RETRY_AFTER_UNAVAILABLE.compareTo(interval) < 0 ? RETRY_AFTER_UNAVAILABLE : interval;
+    if (waiting) {
+      // Due again after the short retry, not the full interval.
+      lastChecks.put(key, new Check(generation, requestedAt, now.minus(interval).plus(next)));
+    }
+    return patchIfChanged(bundle, previous, status, next);
   }
 
   @Override

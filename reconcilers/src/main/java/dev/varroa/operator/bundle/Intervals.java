@@ -5,12 +5,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads Flux-style Go durations (30s, 5m, 1h30m, 1.5h) as the CRD schema accepts them. */
-final class Intervals {
+public final class Intervals {
   private static final Pattern PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
 
   private Intervals() {}
 
-  static Duration parse(String text, Duration fallback) {
+  public static Duration parse(String text, Duration fallback) {
     if (text == null || text.isBlank()) {
       return fallback;
     }

@@ -1,0 +1,170 @@
+package dev.varroa.operator.catalog;
+
+import dev.varroa.api.v1alpha1.Artifact;
+import dev.varroa.api.v1alpha1.BundleInput;
+import dev.varroa.api.v1alpha1.CatalogItem;
+import dev.varroa.api.v1alpha1.CatalogItemSpec;
+import dev.varroa.api.v1alpha1.CatalogItemStatus;
+import dev.varroa.api.v1alpha1.CatalogSource;
+import dev.varroa.api.v1alpha1.CatalogSourceStatus;
+import dev.varroa.api.v1alpha1.Condition;
+import dev.varroa.api.v1alpha1.GitSource;
+import dev.varroa.api.v1alpha1.OciSource;
+import dev.varroa.api.v1alpha1.ObjectRef;
+import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.BundleProblem;
+import dev.varroa.bundle.InputRef;
+import dev.varroa.bundle.ResolvedInput;
+import dev.varroa.bundle.SourceUnavailableException;
+import dev.varroa.bundle.compose.InputRefs;
+import dev.varroa.bundle.compose.SourceInputResolver;
+import dev.varroa.operator.bundle.BundleComposers;
+import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import dev.varroa.operator.bundle.Intervals;
+import dev.varroa.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Indexes each CatalogSource: every folder items/&lt;name&gt;/ at the source's current revision
+ * becomes a CatalogItem it owns; items that disappear are deleted.
+ */
+@ControllerConfiguration(name = "catalogsource")
+public final class CatalogSourceReconciler implements Reconciler<CatalogSource> {
+  static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+  private static final Pattern ITEM = Pattern.compile("^items/([a-z0-9]([-a-z0-9]*[a-z0-9])?)/.+");
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private final BundleComposers composers;
+  private final Clock clock;
+
+  public CatalogSourceReconciler(BundleComposers composers, Clock clock) {
+    this.composers = composers;
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<CatalogSource> reconcile(CatalogSource source, Context<CatalogSource> context) {
+    KubernetesClient client = context.getClient();
+    CatalogSourceStatus previous = source.getStatus() == null ? new CatalogSourceStatus() : source.getStatus();
+    CatalogSourceStatus status = JSON.convertValue(previous, CatalogSourceStatus.class);
+    long generation = source.getMetadata().getGeneration() == null ? 0 : source.getMetadata().getGeneration();
+    status.observedGeneration = generation;
+    Duration interval = Intervals.parse(source.getSpec().interval, DEFAULT_INTERVAL);
+    Conditions conditions = new Conditions(previous.conditions, generation, clock.instant().toString());
+    if (Boolean.TRUE.equals(source.getSpec().suspend)) {
+      conditions.set(Condition.READY, Condition.Status.Unknown, "Suspended", "spec.suspend is true")
+          .set(Condition.RECONCILING, Condition.Status.False, "Suspended", "spec.suspend is true")
+          .set(Condition.STALLED, Condition.Status.False, "Suspended", "spec.suspend is true");
+      status.conditions = conditions.build();
+      return patchIfChanged(source, previous, status, null);
+    }
+    SourceInputResolver sources = composers.sourcesIn(source.getMetadata().getNamespace());
+    BundleInput whole = wholeSource(source);
+    InputRef ref = InputRefs.of(0, whole);
+    try {
+      String revision = sources.currentRevision(ref, whole);
+      if (status.artifact == null || !revision.equals(status.artifact.revision)
+          || !Objects.equals(previous.observedGeneration, generation)) {
+        ResolvedInput files = sources.fetch(ref, whole, revision);
+        TreeSet<String> items = new TreeSet<>();
+        files.files().files().keySet().forEach(path -> {
+          Matcher m = ITEM.matcher(path);
+          if (m.matches()) {
+            items.add(m.group(1));
+          }
+        });
+        applyItems(client, source, items, revision);
+        status.items = List.copyOf(items);
+        Artifact artifact = new Artifact();
+        artifact.revision = revision;
+        artifact.lastUpdateTime = clock.instant().toString();
+        status.artifact = artifact;
+      }
+      conditions.set(Condition.READY, Condition.Status.True, "Indexed",
+              status.items == null ? "no items" : status.items.size() + " items at " + revision)
+          .set(Condition.RECONCILING, Condition.Status.False, "Indexed", "up to date")
+          .set(Condition.STALLED, Condition.Status.False, "Indexed", "up to date");
+    } catch (SourceUnavailableException unreachable) {
+      String message = unreachable.problems().get(0).format() + "; the items indexed before stay";
+      conditions.set(Condition.READY, Condition.Status.False, "SourceUnavailable", message)
+          .set(Condition.RECONCILING, Condition.Status.True, "SourceUnavailable", "retrying")
+          .set(Condition.STALLED, Condition.Status.False, "SourceUnavailable", message);
+    } catch (BundleException invalid) {
+      String message = invalid.problems().get(0).format();
+      conditions.set(Condition.READY, Condition.Status.False, "InvalidInput", message)
+          .set(Condition.RECONCILING, Condition.Status.False, "InvalidInput", message)
+          .set(Condition.STALLED, Condition.Status.True, "InvalidInput", message);
+    }
+    status.conditions = conditions.build();
+    return patchIfChanged(source, previous, status, interval);
+  }
+
+  /** The source's own location with no folder: the whole tree, to find every items/&lt;name&gt;/. */
+  private static BundleInput wholeSource(CatalogSource source) {
+    BundleInput input = new BundleInput();
+    if (source.getSpec().git != null) {
+      input.git = JSON.convertValue(source.getSpec().git, GitSource.class);
+      input.git.path = null;
+    } else {
+      input.oci = JSON.convertValue(source.getSpec().oci, OciSource.class);
+      input.oci.path = null;
+    }
+    return input;
+  }
+
+  private static void applyItems(KubernetesClient client, CatalogSource source, TreeSet<String> items, String revision) {
+    String namespace = source.getMetadata().getNamespace();
+    for (String name : items) {
+      CatalogItem item = new CatalogItem();
+      item.getMetadata().setName(name);
+      item.getMetadata().setNamespace(namespace);
+      item.getMetadata().setLabels(java.util.Map.of("varroa.dev/catalog-source", source.getMetadata().getName()));
+      item.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
+          .withApiVersion(source.getApiVersion()).withKind(source.getKind())
+          .withName(source.getMetadata().getName()).withUid(source.getMetadata().getUid())
+          .withController(true).withBlockOwnerDeletion(true).build()));
+      CatalogItemSpec spec = new CatalogItemSpec();
+      spec.sourceRef = ObjectRef.of(source.getMetadata().getName());
+      spec.path = "items/" + name;
+      item.setSpec(spec);
+      CatalogItem applied = client.resource(item).fieldManager(ComposedBundleReconciler.FIELD_MANAGER)
+          .forceConflicts().serverSideApply();
+      CatalogItemStatus itemStatus = new CatalogItemStatus();
+      itemStatus.revision = revision;
+      itemStatus.observedGeneration = applied.getMetadata().getGeneration();
+      if (applied.getStatus() == null || !revision.equals(applied.getStatus().revision)) {
+        applied.setStatus(itemStatus);
+        client.resource(applied).updateStatus();
+      }
+    }
+    client.resources(CatalogItem.class).inNamespace(namespace)
+        .withLabel("varroa.dev/catalog-source", source.getMetadata().getName()).list().getItems().stream()
+        .filter(existing -> !items.contains(existing.getMetadata().getName()))
+        .forEach(stale -> client.resource(stale).delete());
+  }
+
+  private static UpdateControl<CatalogSource> patchIfChanged(CatalogSource source, CatalogSourceStatus previous,
+      CatalogSourceStatus status, Duration reschedule) {
+    UpdateControl<CatalogSource> control;
+    if (JSON.asJson(status).equals(JSON.asJson(previous))) {
+      control = UpdateControl.noUpdate();
+    } else {
+      source.setStatus(status);
+      control = UpdateControl.patchStatus(source);
+    }
+    return reschedule == null ? control : control.rescheduleAfter(reschedule);
+  }
+}

@@ -1,0 +1,32 @@
+package dev.varroa.operator.render;
+
+/**
+ * Names of the objects the operator owns for one Controller. Everything in the controller's own
+ * namespace is named after the StatefulSet; the Role and RoleBinding live in the agents namespace,
+ * which several Controllers may share, so they carry the StatefulSet name too.
+ *
+ * @param statefulSet {@code <name>-<uid8>}, see {@link StatefulSetName}
+ * @param service the Service in front of Jenkins and the StatefulSet's serviceName
+ * @param serviceAccount the Jenkins ServiceAccount (controller namespace)
+ * @param ingress the optional Ingress
+ * @param cascConfigMap the rendered JCasC; deliberately without the JCasC digest so a JCasC change leaves the pod alone
+ * @param pluginsConfigMap plugins.txt for the plugins init container
+ * @param agentsRole the Role in the agents namespace
+ * @param agentsRoleBinding the RoleBinding in the agents namespace
+ */
+public record ControllerNames(String statefulSet, String service, String serviceAccount, String ingress,
+    String cascConfigMap, String pluginsConfigMap, String agentsRole, String agentsRoleBinding) {
+  public static final String CASC_SUFFIX = "-casc";
+  public static final String PLUGINS_SUFFIX = "-plugins";
+  public static final String AGENTS_SUFFIX = "-agents";
+  /** The ConfigMap with SSH known_hosts in the agents namespace (seed 004): a fixed name pod templates can mount. */
+  public static final String KNOWN_HOSTS_CONFIG_MAP = "known-hosts";
+  /** The agents namespace's ServiceAccount that carries imagePullSecrets (seed 004). */
+  public static final String AGENTS_DEFAULT_SERVICE_ACCOUNT = "default";
+
+  public static ControllerNames of(String controllerName, String uid) {
+    String sts = StatefulSetName.of(controllerName, uid);
+    return new ControllerNames(sts, sts, sts, sts, sts + CASC_SUFFIX, sts + PLUGINS_SUFFIX, sts + AGENTS_SUFFIX,
+        sts + AGENTS_SUFFIX);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.varroa.operator.render;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The ConfigMap mounted as CASC_JENKINS_CONFIG: the bundle's rendered JCasC and Varroa's cloud
+ * fragment. It holds no secret value: JCasC names secrets as ${NAME}, which resolve from the files
+ * the mite writes under /run/secrets. Its name carries no digest, so a JCasC change never touches
+ * the pod template.
+ */
+public final class JcascConfigMapRenderer {
+  /** The bundle's JCasC, as the composer rendered it. */
+  public static final String JCASC_KEY = "jcasc.yaml";
+  /** Which render the ConfigMap holds; status compares it with what the mite last applied. */
+  public static final String BUNDLE_DIGEST_ANNOTATION = "varroa.dev/bundle-digest";
+
+  private JcascConfigMapRenderer() {}
+
+  public static ConfigMap render(RenderInput input) {
+    ResolvedController controller = input.controller();
+    Map<String, String> data = new LinkedHashMap<>();
+    data.put(JCASC_KEY, input.bundle().jcascText());
+    data.put(KubernetesCloudFragment.FILE, KubernetesCloudFragment.render(input));
+    ConfigMap configMap = new ConfigMapBuilder()
+        .withMetadata(OwnedMetadata.of(input.names().cascConfigMap(), controller.namespace(), controller))
+        .withData(data)
+        .build();
+    configMap.getMetadata().setAnnotations(Map.of(BUNDLE_DIGEST_ANNOTATION, input.bundle().digest()));
+    return configMap;
+  }
+}

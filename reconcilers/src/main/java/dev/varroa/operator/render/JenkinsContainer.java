@@ -1,0 +1,119 @@
+package dev.varroa.operator.render;
+
+import dev.varroa.api.v1alpha1.AgentsSpec;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The Jenkins container: image, ports, the environment JCasC may use, probes and the drain hook. */
+public final class JenkinsContainer {
+  public static final String CONTAINER_NAME = "jenkins";
+  public static final int HTTP_PORT = 8080;
+  public static final String HTTP_PORT_NAME = "http";
+  public static final int AGENT_PORT = 50000;
+  public static final String AGENT_PORT_NAME = "agent";
+  /** Jenkins is configured by JCasC, never by the setup wizard. */
+  public static final String SETUP_WIZARD_OFF = "-Djenkins.install.runSetupWizard=false";
+  /** The inbound agent port the direct tunnel and the Service's agent port point at. */
+  public static final String AGENT_PORT_OPTION = "-Djenkins.model.Jenkins.slaveAgentPort=" + AGENT_PORT;
+  public static final String PROBE_PATH = "/login";
+  /** Plugin loading and the first JCasC apply may take minutes: 60 x 10 s before the kubelet gives up. */
+  public static final int STARTUP_PROBE_PERIOD_SECONDS = 10;
+  public static final int STARTUP_PROBE_FAILURE_THRESHOLD = 60;
+  public static final int PROBE_PERIOD_SECONDS = 10;
+  public static final int PROBE_TIMEOUT_SECONDS = 5;
+  public static final int READINESS_FAILURE_THRESHOLD = 3;
+  /** A busy Jenkins may answer slowly; restart only after a full minute without /login. */
+  public static final int LIVENESS_FAILURE_THRESHOLD = 6;
+
+  private JenkinsContainer() {}
+
+  static Container render(RenderInput input) {
+    ResolvedController controller = input.controller();
+    ResolvedController.Jenkins jenkins = controller.jenkins();
+    return new ContainerBuilder()
+        .withName(CONTAINER_NAME)
+        .withImage(input.jenkinsImage())
+        .withImagePullPolicy(jenkins.imagePullPolicy().orElse(null))
+        .addNewPort().withName(HTTP_PORT_NAME).withContainerPort(HTTP_PORT).withProtocol("TCP").endPort()
+        .addNewPort().withName(AGENT_PORT_NAME).withContainerPort(AGENT_PORT).withProtocol("TCP").endPort()
+        .withEnv(env(input))
+        .withResources(jenkins.resources().map(JenkinsContainer::copy).orElse(null))
+        .withStartupProbe(probe(STARTUP_PROBE_PERIOD_SECONDS, STARTUP_PROBE_FAILURE_THRESHOLD))
+        .withReadinessProbe(probe(PROBE_PERIOD_SECONDS, READINESS_FAILURE_THRESHOLD))
+        .withLivenessProbe(probe(PROBE_PERIOD_SECONDS, LIVENESS_FAILURE_THRESHOLD))
+        // the kubelet runs the hook at the pod IP, which reaches the mite's listener in the same pod
+        .withNewLifecycle().withNewPreStop().withNewHttpGet().withPath(MiteSidecar.DRAIN_PATH)
+        .withPort(new IntOrString(MiteSidecar.HEALTH_PORT)).endHttpGet().endPreStop().endLifecycle()
+        .withVolumeMounts(
+            PodVolumes.mount(PodVolumes.JENKINS_HOME_VOLUME, PodVolumes.JENKINS_HOME, false),
+            PodVolumes.mount(PodVolumes.CASC_VOLUME, PodVolumes.CASC_PATH, true),
+            PodVolumes.mount(PodVolumes.LOOPBACK_VOLUME, PodVolumes.LOOPBACK_PATH, true),
+            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, true))
+        .withSecurityContext(JenkinsPodSecurity.container())
+        .build();
+  }
+
+  /** Varroa's variables (dev.varroa.bundle.JenkinsEnvironment.VARIABLES and JAVA_OPTS), then jenkins.env. */
+  static List<EnvVar> env(RenderInput input) {
+    ResolvedController controller = input.controller();
+    String javaOpts = SETUP_WIZARD_OFF + " " + AGENT_PORT_OPTION
+        + controller.jenkins().javaOpts().filter(o -> !o.isBlank()).map(o -> " " + o).orElse("");
+    List<EnvVar> env = new ArrayList<>(List.of(
+        new EnvVar("JAVA_OPTS", javaOpts, null),
+        new EnvVar("JENKINS_HOME", PodVolumes.JENKINS_HOME, null),
+        new EnvVar("CASC_JENKINS_CONFIG", PodVolumes.CASC_PATH, null),
+        new EnvVar("JENKINS_URL", jenkinsUrl(input), null),
+        new EnvVar("CONTROLLER_NAME", controller.name(), null),
+        new EnvVar("CONTROLLER_NAMESPACE", controller.namespace(), null),
+        new EnvVar("AGENTS_NAMESPACE", controller.agents().namespace(), null)));
+    controller.jenkins().env().forEach(e -> env.add(new EnvVarBuilder(e).build()));
+    return env;
+  }
+
+  /** Where people reach Jenkins: the Ingress host when there is one, else the Service. */
+  public static String jenkinsUrl(RenderInput input) {
+    ResolvedController.Ingress ingress = input.controller().ingress();
+    if (ingress.enabled() && ingress.host().isPresent()) {
+      return (ingress.tlsSecretName().isPresent() ? "https://" : "http://") + ingress.host().get() + "/";
+    }
+    return serviceUrl(input);
+  }
+
+  /** Jenkins inside the cluster, as agents reach it whatever the Ingress says. */
+  public static String serviceUrl(RenderInput input) {
+    return "http://" + serviceHost(input) + ":" + HTTP_PORT + "/";
+  }
+
+  /** {@code <service>.<namespace>.svc}. */
+  public static String serviceHost(RenderInput input) {
+    return input.names().service() + "." + input.controller().namespace() + ".svc";
+  }
+
+  /** The address agents dial with the direct tunnel: the Service's agent port. */
+  public static String tunnel(RenderInput input) {
+    return input.controller().agents().tunnel() == AgentsSpec.Tunnel.direct
+        ? serviceHost(input) + ":" + AGENT_PORT : null;
+  }
+
+  static ResourceRequirements copy(ResourceRequirements resources) {
+    return new ResourceRequirementsBuilder(resources).build();
+  }
+
+  private static Probe probe(int period, int failureThreshold) {
+    return new ProbeBuilder()
+        .withNewHttpGet().withPath(PROBE_PATH).withPort(new IntOrString(HTTP_PORT_NAME)).endHttpGet()
+        .withPeriodSeconds(period)
+        .withTimeoutSeconds(PROBE_TIMEOUT_SECONDS)
+        .withFailureThreshold(failureThreshold)
+        .build();
+  }
+}

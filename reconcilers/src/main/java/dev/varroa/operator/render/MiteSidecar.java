@@ -1,0 +1,70 @@
+package dev.varroa.operator.render;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import java.util.List;
+
+/**
+ * The mite as a native sidecar: an init container with {@code restartPolicy: Always}, so it starts
+ * before Jenkins, outlives Jenkins' preStop drain, and stops last. Its startup probe holds Jenkins
+ * back until the first desired state (secret files included) is applied, or the bounded wait passes.
+ */
+public final class MiteSidecar {
+  public static final String CONTAINER_NAME = "mite";
+  /** The mite's health and drain listener; the kubelet calls it at the pod IP. */
+  public static final int HEALTH_PORT = 9096;
+  public static final String HEALTH_PORT_NAME = "mite-health";
+  /** 200 once the first desired state is applied, or once {@link #STARTUP_WAIT_SECONDS} have passed. */
+  public static final String READY_PATH = "/readyz";
+  /** Puts Jenkins in quiet-down and answers when builds finished or the drain timeout expired. */
+  public static final String DRAIN_PATH = "/drain";
+  /** The bounded wait for the first desired state; the mite turns ready by itself after it. */
+  public static final int STARTUP_WAIT_SECONDS = 600;
+  public static final int STARTUP_PROBE_PERIOD_SECONDS = 5;
+  /** Slack over the bounded wait so the kubelet never restarts a mite that is about to release Jenkins. */
+  public static final int STARTUP_PROBE_MARGIN_SECONDS = 60;
+  public static final int STARTUP_PROBE_FAILURE_THRESHOLD =
+      (STARTUP_WAIT_SECONDS + STARTUP_PROBE_MARGIN_SECONDS) / STARTUP_PROBE_PERIOD_SECONDS;
+
+  public static final String ENV_CONTROLLER_NAME = "VARROA_CONTROLLER_NAME";
+  public static final String ENV_CONTROLLER_NAMESPACE = "VARROA_CONTROLLER_NAMESPACE";
+  public static final String ENV_DRAIN_TIMEOUT_SECONDS = "VARROA_DRAIN_TIMEOUT_SECONDS";
+  public static final String ENV_STARTUP_WAIT_SECONDS = "VARROA_STARTUP_WAIT_SECONDS";
+  public static final String ENV_JENKINS_URL = "VARROA_JENKINS_URL";
+  /** Jenkins as the mite reaches it: over localhost, never through the Service. */
+  public static final String LOCAL_JENKINS_URL = "http://127.0.0.1:" + JenkinsContainer.HTTP_PORT + "/";
+  /** Native sidecar marker on an init container. */
+  static final String RESTART_ALWAYS = "Always";
+
+  private MiteSidecar() {}
+
+  static Container render(ResolvedController controller) {
+    ResolvedController.Mite mite = controller.mite();
+    return new ContainerBuilder()
+        .withName(CONTAINER_NAME)
+        .withImage(mite.image())
+        .withImagePullPolicy(mite.imagePullPolicy().orElse(null))
+        .withRestartPolicy(RESTART_ALWAYS)
+        .addNewPort().withName(HEALTH_PORT_NAME).withContainerPort(HEALTH_PORT).withProtocol("TCP").endPort()
+        .withEnv(List.of(
+            new EnvVar(ENV_CONTROLLER_NAME, controller.name(), null),
+            new EnvVar(ENV_CONTROLLER_NAMESPACE, controller.namespace(), null),
+            new EnvVar(ENV_DRAIN_TIMEOUT_SECONDS, Integer.toString(controller.drainTimeoutSeconds()), null),
+            new EnvVar(ENV_STARTUP_WAIT_SECONDS, Integer.toString(STARTUP_WAIT_SECONDS), null),
+            new EnvVar(ENV_JENKINS_URL, LOCAL_JENKINS_URL, null)))
+        .withResources(mite.resources().map(JenkinsContainer::copy).orElse(null))
+        .withStartupProbe(new ProbeBuilder()
+            .withNewHttpGet().withPath(READY_PATH).withPort(new IntOrString(HEALTH_PORT_NAME)).endHttpGet()
+            .withPeriodSeconds(STARTUP_PROBE_PERIOD_SECONDS)
+            .withFailureThreshold(STARTUP_PROBE_FAILURE_THRESHOLD)
+            .build())
+        .withVolumeMounts(
+            PodVolumes.mount(PodVolumes.LOOPBACK_VOLUME, PodVolumes.LOOPBACK_PATH, false),
+            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, false))
+        .withSecurityContext(JenkinsPodSecurity.container())
+        .build();
+  }
+}

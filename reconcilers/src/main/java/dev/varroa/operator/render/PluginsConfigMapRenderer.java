@@ -1,0 +1,20 @@
+package dev.varroa.operator.render;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.util.Map;
+
+/** The ConfigMap with the locked plugins.txt the plugins init container installs; a change rolls the pod via the restart hash. */
+public final class PluginsConfigMapRenderer {
+  public static final String PLUGINS_KEY = "plugins.txt";
+
+  private PluginsConfigMapRenderer() {}
+
+  public static ConfigMap render(RenderInput input) {
+    ResolvedController controller = input.controller();
+    return new ConfigMapBuilder()
+        .withMetadata(OwnedMetadata.of(input.names().pluginsConfigMap(), controller.namespace(), controller))
+        .withData(Map.of(PLUGINS_KEY, input.bundle().pluginsText()))
+        .build();
+  }
+}

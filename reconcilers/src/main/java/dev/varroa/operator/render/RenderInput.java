@@ -1,0 +1,35 @@
+package dev.varroa.operator.render;
+
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.PodTemplate;
+import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.bundle.render.RenderedBundle;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything the operator renders one Controller's objects from; the reconciler and
+ * {@code varroactl render controller} fill it the same way.
+ *
+ * @param controller the resolved settings
+ * @param profile the JenkinsVersionProfile in force (its image, unless jenkins.image overrides it)
+ * @param bundle the render of the Controller's ComposedBundle, or of the built-in varroa-starter
+ * @param updateCenter where plugins come from; empty: the default update site
+ * @param podTemplates the PodTemplates of the Controller's namespace; those whose controllerSelector
+ *     matches are rendered into the Kubernetes cloud
+ */
+public record RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
+    Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates) {
+  public RenderInput {
+    podTemplates = List.copyOf(podTemplates);
+  }
+
+  public ControllerNames names() {
+    return controller.names();
+  }
+
+  /** jenkins.image when set, else the profile's image. */
+  public String jenkinsImage() {
+    return controller.jenkins().image().orElse(profile.getSpec().image);
+  }
+}
