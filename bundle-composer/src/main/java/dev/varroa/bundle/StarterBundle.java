@@ -18,7 +18,7 @@ public final class StarterBundle {
   public static final String NAME = "varroa-starter";
   private static final String ROOT = "/dev/varroa/bundle/starter/";
   private static final List<String> FILES = List.of(
-      "bundle.yaml", "plugins.yaml", "jcasc/00-controller.yaml", "jcasc/10-kubernetes-cloud.yaml",
+      "bundle.yaml", "plugins.yaml", "jcasc/00-controller.yaml",
       "jcasc/20-security.yaml");
 
   private StarterBundle() {}

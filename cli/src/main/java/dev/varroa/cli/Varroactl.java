@@ -1,6 +1,7 @@
 package dev.varroa.cli;
 
 import dev.varroa.cli.bundle.BundleCommand;
+import dev.varroa.cli.render.RenderCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -12,8 +13,8 @@ import picocli.CommandLine.Command;
     name = "varroactl",
     mixinStandardHelpOptions = true,
     versionProvider = Varroactl.Version.class,
-    description = "Render, diff and explain Varroa bundles offline, exactly as the operator does.",
-    subcommands = {BundleCommand.class, CommandLine.HelpCommand.class})
+    description = "Render, diff and explain Varroa bundles, and render controllers, offline, exactly as the operator does.",
+    subcommands = {BundleCommand.class, RenderCommand.class, CommandLine.HelpCommand.class})
 public final class Varroactl {
   /** Exit code for invalid input: unreadable source, bad YAML, missing reference. */
   public static final int EXIT_INVALID = 2;

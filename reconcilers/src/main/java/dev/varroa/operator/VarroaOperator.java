@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
+import dev.varroa.operator.controller.ControllerReconciler;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -36,6 +37,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final Operator operator;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final BundleComposers composers;
+  private final ControllerReconciler controllers;
   private HttpServer http;
 
   /**
@@ -56,6 +58,8 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(new ComposedBundleReconciler(composers, clock));
     operator.register(new JenkinsVersionProfileReconciler(clock));
     operator.register(new CatalogSourceReconciler(composers, clock));
+    this.controllers = new ControllerReconciler(clock);
+    operator.register(controllers);
   }
 
   public void start() {
@@ -73,6 +77,11 @@ public final class VarroaOperator implements AutoCloseable {
     http.createContext("/metrics", exchange -> respond(exchange, 200, registry.scrape()));
     http.start();
     return http.getAddress().getPort();
+  }
+
+  /** The Controller reconciler, whose completed passes tests count. */
+  public ControllerReconciler controllers() {
+    return controllers;
   }
 
   /** The composers of every namespace, shared with reconcilers and tests. */

@@ -174,7 +174,7 @@ class RenderOutputTest {
     RenderedBundle bundle = render(new RenderRequest("starter", List.of(dev.varroa.bundle.StarterBundle.input()),
         profile, Set.of(), JenkinsEnvironment.VARIABLES));
 
-    assertThat(bundle.jcascText()).contains("url: ${JENKINS_URL}", "namespace: ${AGENTS_NAMESPACE}");
+    assertThat(bundle.jcascText()).contains("url: ${JENKINS_URL}", "numExecutors: 0").doesNotContain("clouds");
     assertThat(bundle.lock().plugins()).hasSize(5).allMatch(p -> p.source() == PluginSource.PROFILE);
   }
 

@@ -27,6 +27,18 @@ public final class BundleFileOptions {
       description = "An OCI registry reached over plain HTTP instead of HTTPS (e.g. a local test registry); repeatable.")
   List<String> plainHttpRegistries = new ArrayList<>();
 
+  /** Options naming the bundle and profile to compose, for commands that choose them from other objects. */
+  public static BundleFileOptions of(List<Path> files, String bundle, String profile, Path cacheDir,
+      List<String> plainHttpRegistries) {
+    BundleFileOptions options = new BundleFileOptions();
+    options.files = new ArrayList<>(files);
+    options.bundle = bundle;
+    options.profile = profile;
+    options.cacheDir = cacheDir;
+    options.plainHttpRegistries = new ArrayList<>(plainHttpRegistries);
+    return options;
+  }
+
   Path cacheDirectory() {
     if (cacheDir != null) {
       return cacheDir;

@@ -30,8 +30,13 @@ public final class OfflineComposition {
   private final ManifestSet manifests;
 
   public OfflineComposition(BundleFileOptions options) {
+    this(options, ManifestSet.read(options.files));
+  }
+
+  /** Composes from objects already read, e.g. by `varroactl render controller`. */
+  public OfflineComposition(BundleFileOptions options, ManifestSet manifests) {
     this.options = options;
-    this.manifests = ManifestSet.read(options.files);
+    this.manifests = manifests;
   }
 
   public RenderedBundle render() throws BundleException {

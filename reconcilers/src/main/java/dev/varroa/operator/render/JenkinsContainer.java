@@ -1,6 +1,5 @@
 package dev.varroa.operator.render;
 
-import dev.varroa.api.v1alpha1.AgentsSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -99,9 +98,8 @@ public final class JenkinsContainer {
   }
 
   /** The address agents dial with the direct tunnel: the Service's agent port. */
-  public static String tunnel(RenderInput input) {
-    return input.controller().agents().tunnel() == AgentsSpec.Tunnel.direct
-        ? serviceHost(input) + ":" + AGENT_PORT : null;
+  public static String directTunnel(RenderInput input) {
+    return serviceHost(input) + ":" + AGENT_PORT;
   }
 
   static ResourceRequirements copy(ResourceRequirements resources) {

@@ -32,7 +32,7 @@ public final class KubernetesCloudFragment {
     // agents always dial the Service, never the Ingress (seed 004)
     cloud.put("jenkinsUrl", JenkinsContainer.serviceUrl(input));
     if (controller.agents().tunnel() == AgentsSpec.Tunnel.direct) {
-      cloud.put("jenkinsTunnel", JenkinsContainer.tunnel(input));
+      cloud.put("jenkinsTunnel", JenkinsContainer.directTunnel(input));
     }
     cloud.put("webSocket", controller.agents().tunnel() == AgentsSpec.Tunnel.websocket);
     Map<String, Object> garbageCollection = new LinkedHashMap<>();

@@ -86,10 +86,5 @@ public record ResolvedController(String name, String namespace, String uid, Sort
       labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
       annotations = Collections.unmodifiableSortedMap(new TreeMap<>(annotations));
     }
-
-    static PodCustomisation none() {
-      return new PodCustomisation(new TreeMap<>(), new TreeMap<>(),
-          Optional.empty());
-    }
   }
 }

@@ -1,7 +1,9 @@
 package dev.varroa.operator.render;
 
+import java.util.Objects;
+
 /**
- * The StatefulSet name {@code <name>-<uid8>} (seed 001, "Diagnose a Mite"): uid8 is the first 8
+ * The StatefulSet name {@code <name>-<uid8>} (seed 000, "Diagnose a Mite"): uid8 is the first 8
  * characters of the Controller's UID, so a Controller deleted and re-created under the same name
  * gets a new StatefulSet and never adopts the old one's pods.
  */
@@ -18,7 +20,8 @@ public final class StatefulSetName {
   private StatefulSetName() {}
 
   public static String of(String controllerName, String uid) {
-    String uid8 = uid.replace("-", "").substring(0, Math.min(UID_CHARS, uid.replace("-", "").length()));
+    String compact = Objects.requireNonNull(uid, "the Controller's metadata.uid names its StatefulSet").replace("-", "");
+    String uid8 = compact.substring(0, Math.min(UID_CHARS, compact.length()));
     // dots are legal in a Controller name but not in a Service name or pod host name
     String base = controllerName.replace('.', '-');
     if (!base.isEmpty() && Character.isDigit(base.charAt(0))) {

@@ -1,0 +1,132 @@
+package dev.varroa.cli.render;
+
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.PodTemplate;
+import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.api.v1alpha1.SecretVariable;
+import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.JenkinsEnvironment;
+import dev.varroa.bundle.RenderRequest;
+import dev.varroa.bundle.StarterBundle;
+import dev.varroa.bundle.compose.VersionProfileConversion;
+import dev.varroa.bundle.render.BundleRenderer;
+import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.cli.InvalidInputException;
+import dev.varroa.cli.ManifestSet;
+import dev.varroa.cli.bundle.BundleFileOptions;
+import dev.varroa.cli.bundle.OfflineComposition;
+import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.RenderInput;
+import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.SettingsProblem;
+import dev.varroa.operator.render.UpdateCenterSelection;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Finds, among the -f objects, everything one Controller renders from, as the operator finds it in
+ * the cluster: ProvisioningDefaults {@code default}, the ControllerClass, the bundle (composed like
+ * `varroactl bundle render`, or the built-in varroa-starter), its JenkinsVersionProfile, the
+ * UpdateCenter and the PodTemplates of the Controller's namespace.
+ */
+final class OfflineController {
+  /** Where a Controller file without metadata.namespace lands, as with kubectl apply. */
+  static final String DEFAULT_NAMESPACE = "default";
+
+  private final ManifestSet manifests;
+  private final List<Path> files;
+  private final Path cacheDir;
+  private final List<String> plainHttpRegistries;
+
+  /** Thrown when the settings resolve with problems; each is printed on its own line. */
+  static final class SettingsInvalidException extends RuntimeException {
+    final List<SettingsProblem> problems;
+
+    SettingsInvalidException(List<SettingsProblem> problems) {
+      super(problems.stream().map(SettingsProblem::format).collect(Collectors.joining("; ")));
+      this.problems = problems;
+    }
+  }
+
+  /**
+   * @param files the -f paths the manifests were read from
+   * @param cacheDir where Git inputs are cached; null: the bundle commands' default
+   * @param plainHttpRegistries OCI registries reached over plain HTTP
+   */
+  OfflineController(ManifestSet manifests, List<Path> files, Path cacheDir, List<String> plainHttpRegistries) {
+    this.manifests = manifests;
+    this.files = List.copyOf(files);
+    this.cacheDir = cacheDir;
+    this.plainHttpRegistries = List.copyOf(plainHttpRegistries);
+  }
+
+  RenderInput resolve(String name, String uid) throws BundleException {
+    Controller controller = controller(name);
+    controller.getMetadata().setUid(uid);
+    if (controller.getMetadata().getNamespace() == null) {
+      controller.getMetadata().setNamespace(DEFAULT_NAMESPACE);
+    }
+    Optional<ControllerClass> controllerClass = Optional.ofNullable(controller.getSpec().classRef)
+        .flatMap(ref -> manifests.named(ControllerClass.class, ref.name));
+    ControllerSettingsResolver.Resolution resolution = ControllerSettingsResolver.resolve(controller, controllerClass,
+        manifests.named(ProvisioningDefaults.class, ProvisioningDefaults.DEFAULT_NAME));
+    UpdateCenterSelection.Choice updateCenter = UpdateCenterSelection.choose(manifests.all(UpdateCenter.class));
+    List<SettingsProblem> problems = new ArrayList<>(resolution.problems());
+    updateCenter.problem().ifPresent(problems::add);
+    if (!problems.isEmpty()) {
+      throw new SettingsInvalidException(problems);
+    }
+    ResolvedController resolved = resolution.controller();
+    Optional<ComposedBundle> bundle = resolved.composedBundle().map(this::bundle);
+    String profileName = resolved.versionProfile(bundle.map(b -> b.getSpec().versionProfileRef)
+        .filter(ref -> ref != null && ref.name != null)).orElseThrow(() -> new InvalidInputException(
+            "no JenkinsVersionProfile for Controller " + resolved.name()
+                + ": name one in spec.versionProfileRef of the Controller, its ComposedBundle, ControllerClass or"
+                + " ProvisioningDefaults"));
+    JenkinsVersionProfile profile = manifests.named(JenkinsVersionProfile.class, profileName).orElseThrow(() ->
+        new InvalidInputException("no JenkinsVersionProfile named " + profileName
+            + " in the files given with -f: add its file with -f"));
+    RenderedBundle rendered = bundle.isPresent()
+        ? new OfflineComposition(BundleFileOptions.of(files, bundle.get().getMetadata().getName(), profileName,
+            cacheDir, plainHttpRegistries), manifests).render()
+        : starter(resolved, profile);
+    return new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
+        manifests.all(PodTemplate.class));
+  }
+
+  private Controller controller(String name) {
+    List<Controller> controllers = manifests.all(Controller.class);
+    if (name != null) {
+      return manifests.named(Controller.class, name).orElseThrow(() ->
+          new InvalidInputException("no Controller named " + name + " in the files given with -f"));
+    }
+    if (controllers.size() == 1) {
+      return controllers.get(0);
+    }
+    throw new InvalidInputException(controllers.isEmpty() ? "no Controller in the files given with -f"
+        : controllers.size() + " Controllers in the files (" + controllers.stream()
+            .map(c -> c.getMetadata().getName()).collect(Collectors.joining(", ")) + "): choose one with --name");
+  }
+
+  private ComposedBundle bundle(String name) {
+    return manifests.named(ComposedBundle.class, name).orElseThrow(() -> new InvalidInputException(
+        "no ComposedBundle named " + name + " in the files given with -f: add its file with -f, or omit"
+            + " spec.composedBundleRef for the built-in " + StarterBundle.NAME));
+  }
+
+  /** The built-in bundle, rendered as the operator renders it for a Controller without composedBundleRef. */
+  private static RenderedBundle starter(ResolvedController controller, JenkinsVersionProfile profile)
+      throws BundleException {
+    Set<String> secrets = controller.secrets().stream().map((SecretVariable s) -> s.name).collect(Collectors.toSet());
+    return new BundleRenderer().render(new RenderRequest(StarterBundle.NAME, List.of(StarterBundle.input()),
+        VersionProfileConversion.of(profile), secrets, JenkinsEnvironment.VARIABLES));
+  }
+}

@@ -1,0 +1,90 @@
+package dev.varroa.cli.render;
+
+import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.BundleProblem;
+import dev.varroa.cli.ManifestSet;
+import dev.varroa.cli.Varroactl;
+import dev.varroa.operator.render.ControllerObjects;
+import dev.varroa.operator.render.SettingsProblem;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** `varroactl render controller`: every object the operator would own for one Controller. */
+@Command(
+    name = "controller",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Prints every Kubernetes object the operator would own for one Controller (agents namespace and RBAC,"
+            + " ServiceAccount, ConfigMaps, Service, StatefulSet, Ingress), resolving ProvisioningDefaults"
+            + " 'default', the ControllerClass, the JenkinsVersionProfile, the UpdateCenter, PodTemplates and the"
+            + " bundle from the given files exactly as the operator does.",
+        "Exit codes: 0 rendered, 2 invalid input (bad YAML, missing object or reference, invalid settings),"
+            + " 3 conflict (what the operator reports as ReconcileBlocked)."})
+public final class RenderControllerCommand implements Callable<Integer> {
+  /** A UID for offline renders: the StatefulSet is named {@code <name>-00000000}. */
+  public static final String PLACEHOLDER_UID = "00000000-0000-0000-0000-000000000000";
+
+  /** Output formats of -o. */
+  enum Format { yaml, json }
+
+  @Option(names = "-f", required = true, paramLabel = "PATH",
+      description = "YAML file or folder of them (multi-document); repeatable. Holds the Controller and what it uses:"
+          + " ProvisioningDefaults, ControllerClass, ComposedBundle and its inputs' objects, JenkinsVersionProfile,"
+          + " UpdateCenter, PodTemplates.")
+  List<Path> files = new ArrayList<>();
+
+  @Option(names = "--name", paramLabel = "NAME", description = "The Controller to render when the files hold several.")
+  String name;
+
+  @Option(names = "--uid", paramLabel = "UID",
+      description = "The Controller's metadata.uid, whose first 8 characters name the StatefulSet; default: ${DEFAULT-VALUE}.")
+  String uid = PLACEHOLDER_UID;
+
+  @Option(names = "-o", paramLabel = "FORMAT",
+      description = "yaml (one stream, objects separated by ---) or json (a v1 List); default: ${DEFAULT-VALUE}.")
+  Format format = Format.yaml;
+
+  @Option(names = "--cache-dir", paramLabel = "DIR",
+      description = "Where Git inputs of a ComposedBundle are cached; default: $XDG_CACHE_HOME/varroa or ~/.cache/varroa.")
+  Path cacheDir;
+
+  @Option(names = "--plain-http-registry", paramLabel = "HOST:PORT",
+      description = "An OCI registry reached over plain HTTP instead of HTTPS; repeatable.")
+  List<String> plainHttpRegistries = new ArrayList<>();
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    List<HasMetadata> objects;
+    try {
+      OfflineController offline = new OfflineController(ManifestSet.read(files), files, cacheDir, plainHttpRegistries);
+      objects = ControllerObjects.render(offline.resolve(name, uid));
+    } catch (BundleException e) {
+      for (BundleProblem problem : e.problems()) {
+        err.println("varroactl: " + problem.format());
+      }
+      err.flush();
+      return e.exitCode();
+    } catch (OfflineController.SettingsInvalidException e) {
+      for (SettingsProblem problem : e.problems) {
+        err.println("varroactl: invalid input: " + problem.format());
+      }
+      err.flush();
+      return Varroactl.EXIT_INVALID;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(format == Format.json ? ObjectStream.json(objects) : ObjectStream.yaml(objects));
+    out.flush();
+    return 0;
+  }
+}

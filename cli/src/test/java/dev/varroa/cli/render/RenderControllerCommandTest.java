@@ -1,0 +1,158 @@
+package dev.varroa.cli.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.varroa.cli.Varroactl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** varroactl render controller over the repository's GitOps examples: starter bundle, no network. */
+class RenderControllerCommandTest {
+  private static final Path EXAMPLES = examples();
+
+  @TempDir Path work;
+
+  private static Path examples() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isDirectory(dir.resolve("gitops-examples/varroa"))) {
+      dir = dir.getParent();
+    }
+    if (dir == null) {
+      throw new IllegalStateException("gitops-examples/varroa not found above " + Path.of("").toAbsolutePath());
+    }
+    return dir.resolve("gitops-examples/varroa");
+  }
+
+  private static String example(String file) {
+    return EXAMPLES.resolve(file).toString();
+  }
+
+  private static CommandRun minimal(String... extra) {
+    String[] base = {"render", "controller", "-f", example("70-controller-minimal.yaml"),
+        "-f", example("10-provisioning-defaults.yaml"), "-f", example("30-version-profile.yaml"),
+        "-f", example("60-podtemplate.yaml")};
+    String[] args = java.util.Arrays.copyOf(base, base.length + extra.length);
+    System.arraycopy(extra, 0, args, base.length, extra.length);
+    return CommandRun.of(args);
+  }
+
+  @Test
+  void rendersMinimalExampleWithStarterBundle() {
+    CommandRun run = minimal();
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out()).startsWith("---\n");
+    assertThat(run.kindsAndNames()).containsExactly(
+        "Namespace/ci-jobs",
+        "Role/sandbox-00000000-agents",
+        "RoleBinding/sandbox-00000000-agents",
+        "ServiceAccount/sandbox-00000000",
+        "ConfigMap/sandbox-00000000-casc",
+        "ConfigMap/sandbox-00000000-plugins",
+        "Service/sandbox-00000000",
+        "StatefulSet/sandbox-00000000");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void resolvesProfileAndDefaultsFromTheFiles() {
+    CommandRun run = minimal();
+
+    Map<String, Object> casc = (Map<String, Object>) run.object("ConfigMap", "sandbox-00000000-casc").get("data");
+    assertThat((String) casc.get("jcasc.yaml")).contains("managed by Varroa").contains("markupFormatter: plainText");
+    assertThat((String) casc.get("varroa-cloud.yaml")).contains("maven java-21").contains("ci-jobs");
+    Map<String, Object> plugins = (Map<String, Object>) run.object("ConfigMap", "sandbox-00000000-plugins").get("data");
+    assertThat((String) plugins.get("plugins.txt")).contains("kubernetes:4384.v1b_6367f393d9");
+    assertThat(run.out()).contains("image: \"jenkins/jenkins:2.555.2-lts-jdk21\"")
+        .contains("storage: \"20Gi\"").contains("imagePullPolicy: \"IfNotPresent\"");
+  }
+
+  @Test
+  void rendersTheSameBytesEveryTime() {
+    assertThat(minimal().out()).isEqualTo(minimal().out());
+  }
+
+  @Test
+  void namesStatefulSetAfterGivenUid() {
+    CommandRun run = minimal("--uid", "7f3a9c21-0000-4000-8000-000000000000");
+
+    assertThat(run.kindsAndNames()).contains("StatefulSet/sandbox-7f3a9c21");
+  }
+
+  @Test
+  void printsJsonList() {
+    CommandRun run = minimal("-o", "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).startsWith("{").contains("\"kind\" : \"List\"").contains("\"name\" : \"sandbox-00000000\"");
+  }
+
+  @Test
+  void appliesClassOverDefaultsWhenTheControllerNamesOne() throws IOException {
+    Path controller = Files.writeString(work.resolve("c.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: 7seas, namespace: ci}
+        spec:
+          classRef: {name: production}
+          jenkins: {image: registry.example.com/jenkins:team}
+        """);
+    CommandRun run = CommandRun.of("render", "controller", "-f", controller.toString(),
+        "-f", example("10-provisioning-defaults.yaml"), "-f", example("20-controller-class.yaml"),
+        "-f", example("30-version-profile.yaml"));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.kindsAndNames()).contains("StatefulSet/c-7seas-00000000");
+    assertThat(run.out()).contains("image: \"registry.example.com/jenkins:team\"").contains("storage: \"100Gi\"")
+        .contains("storageClassName: \"fast-ssd\"").contains("terminationGracePeriodSeconds: 1860")
+        .contains("-XX:MaxRAMPercentage=75");
+  }
+
+  @Test
+  void asksForNameWhenFilesHoldSeveralControllers() {
+    CommandRun run = CommandRun.of("render", "controller", "-f", EXAMPLES.toString());
+
+    assertThat(run.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(run.err()).contains("2 Controllers").contains("--name");
+  }
+
+  @Test
+  void missingProfileIsInvalidInput() {
+    CommandRun run = CommandRun.of("render", "controller", "-f", example("70-controller-minimal.yaml"));
+
+    assertThat(run.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(run.err()).contains("no JenkinsVersionProfile");
+  }
+
+  @Test
+  void duplicateSecretNamesAreInvalidInputNamingTheField() throws IOException {
+    Path controller = Files.writeString(work.resolve("c.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: sandbox, namespace: ci}
+        spec:
+          secrets:
+            - {name: TOKEN, secretKeyRef: {name: a, key: t}}
+            - {name: TOKEN, secretKeyRef: {name: b, key: t}}
+        """);
+    CommandRun run = CommandRun.of("render", "controller", "-f", controller.toString(),
+        "-f", example("10-provisioning-defaults.yaml"), "-f", example("30-version-profile.yaml"));
+
+    assertThat(run.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(run.err()).contains("spec.secrets[1].name").contains("TOKEN").contains("fix:");
+  }
+
+  @Test
+  void missingComposedBundleIsInvalidInput() {
+    CommandRun run = CommandRun.of("render", "controller", "-f", example("71-controller-full.yaml"),
+        "-f", example("20-controller-class.yaml"), "-f", example("30-version-profile.yaml"));
+
+    assertThat(run.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(run.err()).contains("no ComposedBundle named team-a");
+  }
+}

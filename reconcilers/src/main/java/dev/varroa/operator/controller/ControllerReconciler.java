@@ -1,0 +1,210 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.Condition;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.PodTemplate;
+import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.JenkinsEnvironment;
+import dev.varroa.bundle.RenderRequest;
+import dev.varroa.bundle.StarterBundle;
+import dev.varroa.bundle.render.BundleRenderer;
+import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.bundle.compose.VersionProfileConversion;
+import dev.varroa.operator.bundle.BundleConfigMap;
+import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.ControllerObjects;
+import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.JenkinsContainer;
+import dev.varroa.operator.render.RenderInput;
+import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.UpdateCenterSelection;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * Reconciles each Controller into its Jenkins workload: resolves ProvisioningDefaults &lt; ControllerClass
+ * &lt; Controller, renders the owned objects with the pure renderers, applies only what changed, and
+ * derives status from the StatefulSet and its pod.
+ */
+@ControllerConfiguration(name = "controller")
+public final class ControllerReconciler implements Reconciler<Controller> {
+  /** How soon a Controller waiting for its bundle's first render looks again. */
+  static final Duration WAIT_FOR_BUNDLE = Duration.ofSeconds(10);
+  private static final String MANAGED = ControllerLabels.MANAGED_BY + "=" + ControllerLabels.MANAGED_BY_VALUE;
+
+  private final Clock clock;
+  private final Map<String, RenderedBundle> starterByProfile = new ConcurrentHashMap<>();
+  private final AtomicLong passes = new AtomicLong();
+
+  public ControllerReconciler(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, Controller>> prepareEventSources(EventSourceContext<Controller> context) {
+    InformerEventSource<StatefulSet, Controller> statefulSets = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(StatefulSet.class, Controller.class)
+            .withLabelSelector(MANAGED)
+            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Controller.class))
+            .build(), context);
+    InformerEventSource<Pod, Controller> pods = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Pod.class, Controller.class)
+            .withLabelSelector(MANAGED)
+            .withSecondaryToPrimaryMapper(pod -> Optional.ofNullable(pod.getMetadata().getLabels())
+                .map(labels -> labels.get(ControllerLabels.CONTROLLER))
+                .map(name -> Set.of(new ResourceID(name, pod.getMetadata().getNamespace())))
+                .orElse(Set.of()))
+            .build(), context);
+    return List.of(statefulSets, pods);
+  }
+
+  @Override
+  public UpdateControl<Controller> reconcile(Controller controller, Context<Controller> context) {
+    KubernetesClient client = context.getClient();
+    String namespace = controller.getMetadata().getNamespace();
+    ControllerStatus previous = controller.getStatus() == null ? new ControllerStatus() : controller.getStatus();
+    long generation = controller.getMetadata().getGeneration() == null ? 0 : controller.getMetadata().getGeneration();
+
+    Optional<ProvisioningDefaults> defaults = Optional.ofNullable(
+        client.resources(ProvisioningDefaults.class).withName(ProvisioningDefaults.DEFAULT_NAME).get());
+    Optional<ControllerClass> controllerClass = controller.getSpec().classRef == null ? Optional.empty()
+        : Optional.ofNullable(client.resources(ControllerClass.class).withName(controller.getSpec().classRef.name).get());
+    if (controller.getSpec().classRef != null && controllerClass.isEmpty()) {
+      return blocked(controller, previous, generation, "ControllerClass " + controller.getSpec().classRef.name
+          + " does not exist; fix: create it, or correct spec.classRef.name");
+    }
+    ControllerSettingsResolver.Resolution resolution =
+        ControllerSettingsResolver.resolve(controller, controllerClass, defaults);
+    if (!resolution.ok()) {
+      return blocked(controller, previous, generation, resolution.problems().stream()
+          .map(p -> p.format()).collect(Collectors.joining("; ")));
+    }
+    ResolvedController resolved = resolution.controller();
+    Optional<ComposedBundle> bundle = resolved.composedBundle().map(name ->
+        client.resources(ComposedBundle.class).inNamespace(namespace).withName(name).get());
+    if (resolved.composedBundle().isPresent() && bundle.get() == null) {
+      return blocked(controller, previous, generation, "ComposedBundle " + resolved.composedBundle().get()
+          + " does not exist in namespace " + namespace + "; fix: create it, or correct spec.composedBundleRef.name");
+    }
+    Optional<String> profileName = resolved.ownVersionProfile()
+        .or(() -> bundle.map(b -> b.getSpec().versionProfileRef == null ? null : b.getSpec().versionProfileRef.name))
+        .or(resolved::inheritedVersionProfile);
+    JenkinsVersionProfile profile = profileName.map(name -> client.resources(JenkinsVersionProfile.class).withName(name).get())
+        .orElse(null);
+    if (profile == null) {
+      return blocked(controller, previous, generation, profileName.map(n -> "JenkinsVersionProfile " + n + " does not exist")
+          .orElse("no JenkinsVersionProfile is named") + "; fix: set spec.versionProfileRef to a profile that exists");
+    }
+
+    RenderedBundle rendered;
+    String bundleName = resolved.composedBundle().orElse(StarterBundle.NAME);
+    if (bundle.isPresent()) {
+      Optional<Condition> stalled = bundle.get().getStatus() == null ? Optional.empty()
+          : bundle.get().getStatus().condition(Condition.STALLED).filter(c -> c.status == Condition.Status.True);
+      if (stalled.isPresent()) {
+        return blocked(controller, previous, generation, "ComposedBundle " + bundleName + " cannot render: "
+            + stalled.get().message);
+      }
+      Optional<RenderedBundle> stored = BundleConfigMap.read(client.configMaps().inNamespace(namespace)
+          .withName(BundleConfigMap.name(bundleName)).get());
+      if (stored.isEmpty()) {
+        ControllerStatus waiting = StatusComparison.copy(previous);
+        waiting.phase = previous.phase == null ? ControllerStatus.Phase.Pending : previous.phase;
+        waiting.bundle = bundleName;
+        waiting.observedGeneration = generation;
+        return patch(controller, previous, waiting).rescheduleAfter(WAIT_FOR_BUNDLE);
+      }
+      rendered = stored.get();
+    } else {
+      try {
+        rendered = starter(profile);
+      } catch (BundleException e) {
+        return blocked(controller, previous, generation, "the built-in " + StarterBundle.NAME
+            + " bundle does not render with JenkinsVersionProfile " + profile.getMetadata().getName() + ": "
+            + e.getMessage() + "; fix: use a profile that lists the starter's plugins");
+      }
+    }
+
+    UpdateCenterSelection.Choice updateCenter = UpdateCenterSelection.choose(
+        client.resources(UpdateCenter.class).list().getItems());
+    if (updateCenter.problem().isPresent()) {
+      return blocked(controller, previous, generation, updateCenter.problem().get().format());
+    }
+    RenderInput input = new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
+        client.resources(PodTemplate.class).inNamespace(namespace).list().getItems());
+    OwnedObjectApplier applier = new OwnedObjectApplier(client);
+    for (HasMetadata object : ControllerObjects.render(input)) {
+      applier.apply(object, controller);
+    }
+
+    String stsName = input.names().statefulSet();
+    StatefulSet statefulSet = context.getSecondaryResources(StatefulSet.class).stream()
+        .filter(s -> stsName.equals(s.getMetadata().getName())).findFirst().orElse(null);
+    Pod pod = context.getSecondaryResources(Pod.class).stream()
+        .filter(p -> (stsName + "-0").equals(p.getMetadata().getName())).findFirst().orElse(null);
+    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
+        generation, resolved.stopped(), Optional.empty(), bundleName, stsName, JenkinsContainer.jenkinsUrl(input),
+        statefulSet, pod), clock.instant());
+    passes.incrementAndGet();
+    return patch(controller, previous, status);
+  }
+
+  /** Reconcile passes that completed without error, for metrics and tests that wait for a resync to settle. */
+  public long completedPasses() {
+    return passes.get();
+  }
+
+  private RenderedBundle starter(JenkinsVersionProfile profile) throws BundleException {
+    String key = profile.getMetadata().getName() + "@" + profile.getMetadata().getResourceVersion();
+    RenderedBundle cached = starterByProfile.get(key);
+    if (cached == null) {
+      cached = new BundleRenderer().render(new RenderRequest(StarterBundle.NAME, List.of(StarterBundle.input()),
+          VersionProfileConversion.of(profile), Set.of(), JenkinsEnvironment.VARIABLES));
+      starterByProfile.put(key, cached);
+    }
+    return cached;
+  }
+
+  private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, long generation,
+      String message) {
+    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
+        generation, false, Optional.of(message), previous.bundle, previous.statefulSetName, previous.url, null, null),
+        clock.instant());
+    return patch(controller, previous, status).rescheduleAfter(WAIT_FOR_BUNDLE);
+  }
+
+  private static UpdateControl<Controller> patch(Controller controller, ControllerStatus previous, ControllerStatus status) {
+    if (StatusComparison.same(previous, status)) {
+      return UpdateControl.noUpdate();
+    }
+    controller.setStatus(status);
+    return UpdateControl.patchStatus(controller);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Objects;
+
+/**
+ * Applies rendered objects with server-side apply, and only when they changed: each object carries
+ * the hash of what was last applied, so a reconcile that finds nothing changed writes nothing.
+ */
+final class OwnedObjectApplier {
+  /** The hash of the desired object as last applied. */
+  static final String APPLIED_HASH = "varroa.dev/applied-hash";
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private final KubernetesClient client;
+
+  OwnedObjectApplier(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** @return true when the object was written */
+  boolean apply(HasMetadata desired, HasMetadata owner) {
+    if (Objects.equals(desired.getMetadata().getNamespace(), owner.getMetadata().getNamespace())) {
+      // Objects in other namespaces or cluster-scoped (the agents namespace, its RBAC) cannot be owned; labels find them.
+      desired.getMetadata().setOwnerReferences(java.util.List.of(new OwnerReferenceBuilder()
+          .withApiVersion(owner.getApiVersion()).withKind(owner.getKind()).withName(owner.getMetadata().getName())
+          .withUid(owner.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build()));
+    }
+    String hash = hash(desired);
+    HasMetadata existing = client.resource(desired).get();
+    if (existing != null && existing.getMetadata().getAnnotations() != null
+        && hash.equals(existing.getMetadata().getAnnotations().get(APPLIED_HASH))) {
+      return false;
+    }
+    // Renderers may hand out immutable maps: annotate a copy.
+    java.util.Map<String, String> annotations = desired.getMetadata().getAnnotations() == null
+        ? new HashMap<>() : new HashMap<>(desired.getMetadata().getAnnotations());
+    annotations.put(APPLIED_HASH, hash);
+    desired.getMetadata().setAnnotations(annotations);
+    client.resource(desired).fieldManager(ComposedBundleReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
+    return true;
+  }
+
+  private static String hash(HasMetadata desired) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(JSON.asJson(desired).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+}

@@ -1,0 +1,276 @@
+package dev.varroa.operator.render;
+
+import static dev.varroa.operator.render.RenderFixtures.YAML;
+import static dev.varroa.operator.render.RenderFixtures.controller;
+import static dev.varroa.operator.render.RenderFixtures.input;
+import static dev.varroa.operator.render.RenderFixtures.profile;
+import static dev.varroa.operator.render.RenderFixtures.profileWithGit;
+import static dev.varroa.operator.render.RenderFixtures.resolved;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.varroa.bundle.JenkinsEnvironment;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class StatefulSetRendererTest {
+  private static StatefulSet render(String controllerSpec) {
+    return StatefulSetRenderer.render(input(controllerSpec));
+  }
+
+  private static PodSpec pod(StatefulSet sts) {
+    return sts.getSpec().getTemplate().getSpec();
+  }
+
+  private static Container container(List<Container> containers, String name) {
+    return containers.stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static Map<String, String> mounts(Container container) {
+    return container.getVolumeMounts().stream().collect(Collectors.toMap(VolumeMount::getName, VolumeMount::getMountPath));
+  }
+
+  private static Map<String, String> env(Container container) {
+    return container.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue, (a, b) -> b));
+  }
+
+  @Test
+  void rendersOneReplicaNamedAfterNameAndUid() {
+    StatefulSet sts = render("");
+
+    assertThat(sts.getMetadata().getName()).isEqualTo("team-a-1b4e28ba");
+    assertThat(sts.getMetadata().getNamespace()).isEqualTo("ci");
+    assertThat(sts.getMetadata().getOwnerReferences()).isEmpty();
+    assertThat(sts.getSpec().getReplicas()).isEqualTo(1);
+    assertThat(sts.getSpec().getServiceName()).isEqualTo("team-a-1b4e28ba");
+    assertThat(sts.getSpec().getSelector().getMatchLabels())
+        .containsEntry("app.kubernetes.io/instance", "team-a").containsEntry("varroa.dev/controller", "team-a");
+    assertThat(sts.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "varroa")
+        .containsEntry("app.kubernetes.io/name", "jenkins");
+  }
+
+  @Test
+  void scalesToZeroWhenStopped() {
+    assertThat(render("powerState: Stopped\n").getSpec().getReplicas()).isZero();
+  }
+
+  @Test
+  void keepsJenkinsHomeOnVolumeClaimTemplate() {
+    StatefulSet sts = render("persistence: {size: 50Gi, storageClassName: fast-ssd}\n");
+
+    assertThat(sts.getSpec().getVolumeClaimTemplates()).singleElement().satisfies(claim -> {
+      assertThat(claim.getMetadata().getName()).isEqualTo("jenkins-home");
+      assertThat(claim.getSpec().getResources().getRequests().get("storage").toString()).isEqualTo("50Gi");
+      assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast-ssd");
+      assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+    });
+    assertThat(sts.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenScaled()).isEqualTo("Retain");
+    assertThat(mounts(container(pod(sts).getContainers(), "jenkins")))
+        .containsEntry("jenkins-home", "/var/jenkins_home");
+  }
+
+  @Test
+  void rendersDefaultVolumeSizeWithoutStorageClass() {
+    assertThat(render("").getSpec().getVolumeClaimTemplates().get(0).getSpec()).satisfies(spec -> {
+      assertThat(spec.getResources().getRequests().get("storage").toString()).isEqualTo("20Gi");
+      assertThat(spec.getStorageClassName()).isNull();
+    });
+  }
+
+  @Test
+  void rendersJenkinsContainerWithProfileImagePortsAndEnvironment() {
+    Container jenkins = container(pod(render("jenkins: {javaOpts: -Xmx2g, env: [{name: TZ, value: Europe/Berlin}]}\n"))
+        .getContainers(), "jenkins");
+
+    assertThat(jenkins.getImage()).isEqualTo("jenkins/jenkins:2.555.2-lts-jdk21");
+    assertThat(jenkins.getPorts()).extracting(p -> p.getName() + "=" + p.getContainerPort())
+        .containsExactly("http=8080", "agent=50000");
+    assertThat(env(jenkins)).containsKeys(JenkinsEnvironment.VARIABLES.toArray(String[]::new))
+        .containsEntry("CASC_JENKINS_CONFIG", "/var/jenkins_home/casc")
+        .containsEntry("JENKINS_URL", "http://team-a-1b4e28ba.ci.svc:8080/")
+        .containsEntry("CONTROLLER_NAME", "team-a")
+        .containsEntry("CONTROLLER_NAMESPACE", "ci")
+        .containsEntry("AGENTS_NAMESPACE", "ci-jobs")
+        .containsEntry("TZ", "Europe/Berlin");
+    assertThat(env(jenkins).get("JAVA_OPTS")).startsWith("-Djenkins.install.runSetupWizard=false").endsWith(" -Xmx2g");
+  }
+
+  @Test
+  void usesJenkinsImageOverrideAndIngressUrl() {
+    Container jenkins = container(pod(render("""
+        jenkins: {image: registry.example.com/jenkins:custom, imagePullPolicy: Always}
+        ingress: {enabled: true, host: jenkins.example.com, tls: {secretName: tls}}
+        """)).getContainers(), "jenkins");
+
+    assertThat(jenkins.getImage()).isEqualTo("registry.example.com/jenkins:custom");
+    assertThat(jenkins.getImagePullPolicy()).isEqualTo("Always");
+    assertThat(env(jenkins)).containsEntry("JENKINS_URL", "https://jenkins.example.com/");
+  }
+
+  @Test
+  void probesJenkinsOnLogin() {
+    Container jenkins = container(pod(render("")).getContainers(), "jenkins");
+
+    for (var probe : List.of(jenkins.getStartupProbe(), jenkins.getReadinessProbe(), jenkins.getLivenessProbe())) {
+      assertThat(probe.getHttpGet().getPath()).isEqualTo("/login");
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("http");
+    }
+  }
+
+  @Test
+  void feedsCascFolderFromConfigMapVolume() {
+    PodSpec pod = pod(render(""));
+
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("jenkins-casc")).singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("team-a-1b4e28ba-casc"));
+    assertThat(container(pod.getContainers(), "jenkins").getVolumeMounts())
+        .filteredOn(m -> m.getName().equals("jenkins-casc")).singleElement()
+        .satisfies(m -> assertThat(m.getReadOnly()).isTrue());
+  }
+
+  @Test
+  void rendersMiteAsNativeSidecarSharingLoopbackAndSecretFiles() {
+    PodSpec pod = pod(render("miteSpec: {image: ghcr.io/varroa/mite:9.9.9, resources: {limits: {memory: 128Mi}}}\n"));
+    Container mite = pod.getInitContainers().get(0);
+    Container jenkins = container(pod.getContainers(), "jenkins");
+
+    assertThat(mite.getName()).isEqualTo("mite");
+    assertThat(mite.getRestartPolicy()).isEqualTo("Always");
+    assertThat(mite.getImage()).isEqualTo("ghcr.io/varroa/mite:9.9.9");
+    assertThat(mite.getResources().getLimits().get("memory").toString()).isEqualTo("128Mi");
+    assertThat(mounts(mite)).containsEntry("varroa-loopback", "/var/run/varroa").containsEntry("varroa-secrets", "/run/secrets");
+    assertThat(mounts(jenkins)).containsEntry("varroa-loopback", "/var/run/varroa").containsEntry("varroa-secrets", "/run/secrets");
+    Map<String, Volume> volumes = pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
+    assertThat(volumes.get("varroa-loopback").getEmptyDir()).isNotNull();
+    assertThat(volumes.get("varroa-secrets").getEmptyDir().getMedium()).isEqualTo("Memory");
+  }
+
+  @Test
+  void holdsJenkinsBackUntilMiteIsReadyOrTheBoundedWaitPasses() {
+    Container mite = pod(render("")).getInitContainers().get(0);
+
+    assertThat(mite.getStartupProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(mite.getStartupProbe().getHttpGet().getPort().getStrVal()).isEqualTo(MiteSidecar.HEALTH_PORT_NAME);
+    assertThat(mite.getStartupProbe().getFailureThreshold() * mite.getStartupProbe().getPeriodSeconds())
+        .isGreaterThan(MiteSidecar.STARTUP_WAIT_SECONDS);
+    assertThat(env(mite)).containsEntry(MiteSidecar.ENV_STARTUP_WAIT_SECONDS, "600")
+        .containsEntry(MiteSidecar.ENV_DRAIN_TIMEOUT_SECONDS, "900");
+  }
+
+  @Test
+  void installsLockedPluginsFromDefaultUpdateSite() {
+    PodSpec pod = pod(render(""));
+    Container plugins = pod.getInitContainers().get(1);
+
+    assertThat(plugins.getName()).isEqualTo("plugins");
+    assertThat(plugins.getImage()).isEqualTo("jenkins/jenkins:2.555.2-lts-jdk21");
+    assertThat(plugins.getCommand()).containsExactly("jenkins-plugin-cli");
+    assertThat(String.join(" ", plugins.getArgs()))
+        .contains("--plugin-file /var/varroa/plugins/plugins.txt")
+        .contains("--plugin-download-directory /var/jenkins_home/plugins")
+        .contains("--latest false")
+        .doesNotContain("--jenkins-update-center");
+    assertThat(mounts(plugins)).containsEntry("jenkins-plugins", "/var/varroa/plugins")
+        .containsEntry("jenkins-home", "/var/jenkins_home");
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("jenkins-plugins")).singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("team-a-1b4e28ba-plugins"));
+  }
+
+  @Test
+  void installsPluginsFromNamedUpdateCenter() {
+    RenderInput input = input(resolved(controller("")), RenderFixtures.JCASC, profile(),
+        Optional.of(RenderFixtures.updateCenter()), List.of());
+    Container plugins = StatefulSetRenderer.render(input).getSpec().getTemplate().getSpec().getInitContainers().get(1);
+
+    assertThat(plugins.getArgs()).containsSequence("--jenkins-update-center", "https://uc.example.com/update-center.json");
+    assertThat(env(plugins)).containsEntry("JENKINS_UC_DOWNLOAD_URL", "https://uc.example.com/download/plugins");
+  }
+
+  @Test
+  void asksMiteToDrainBeforeJenkinsStopsAndWaitsDrainTimeoutPlusMargin() {
+    PodSpec pod = pod(render("reconciliation: {drainTimeoutSeconds: 1800}\n"));
+    Container jenkins = container(pod.getContainers(), "jenkins");
+
+    assertThat(jenkins.getLifecycle().getPreStop().getHttpGet().getPath()).isEqualTo("/drain");
+    assertThat(jenkins.getLifecycle().getPreStop().getHttpGet().getPort().getIntVal()).isEqualTo(MiteSidecar.HEALTH_PORT);
+    assertThat(pod.getTerminationGracePeriodSeconds()).isEqualTo(1800L + 60L);
+    assertThat(pod(render("")).getTerminationGracePeriodSeconds()).isEqualTo(900L + 60L);
+  }
+
+  @Test
+  void runsAsJenkinsServiceAccount() {
+    assertThat(pod(render("")).getServiceAccountName()).isEqualTo("team-a-1b4e28ba");
+  }
+
+  @Test
+  void mergesPodCustomisationIntoPodSpec() {
+    StatefulSet sts = render("""
+        podTemplate:
+          labels: {cost-center: team-a, app.kubernetes.io/instance: hijack}
+          annotations: {cluster-autoscaler.kubernetes.io/safe-to-evict: "false"}
+          spec:
+            nodeSelector: {node-pool: ci}
+            tolerations: [{key: dedicated, operator: Equal, value: ci, effect: NoSchedule}]
+            containers:
+              - name: jenkins
+                env: [{name: EXTRA, value: "1"}]
+        """);
+    PodSpec pod = pod(sts);
+
+    assertThat(pod.getNodeSelector()).containsEntry("node-pool", "ci");
+    assertThat(pod.getTolerations()).singleElement().satisfies(t -> assertThat(t.getKey()).isEqualTo("dedicated"));
+    Container jenkins = container(pod.getContainers(), "jenkins");
+    assertThat(pod.getContainers()).hasSize(1);
+    assertThat(env(jenkins)).containsEntry("EXTRA", "1").containsKey("JAVA_OPTS");
+    assertThat(sts.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("cost-center", "team-a")
+        .containsEntry("app.kubernetes.io/instance", "team-a");
+    assertThat(sts.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("cluster-autoscaler.kubernetes.io/safe-to-evict", "false")
+        .containsKey(RestartHash.ANNOTATION);
+  }
+
+  @Test
+  void leavesPodTemplateByteIdenticalWhenOnlyJcascChanges() {
+    ResolvedController controller = resolved(controller(""));
+    RenderInput before = input(controller, "jenkins:\n  systemMessage: before\n", profile(), Optional.empty(), List.of());
+    RenderInput after = input(controller, "jenkins:\n  systemMessage: after\n  numExecutors: 0\n", profile(),
+        Optional.empty(), List.of());
+
+    assertThat(before.bundle().digest()).isNotEqualTo(after.bundle().digest());
+    assertThat(YAML.asYaml(StatefulSetRenderer.render(after)))
+        .isEqualTo(YAML.asYaml(StatefulSetRenderer.render(before)));
+  }
+
+  @Test
+  void changesRestartHashWhenPluginVersionChanges() {
+    ResolvedController controller = resolved(controller(""));
+    RenderInput before = input(controller, RenderFixtures.JCASC, profileWithGit("5.8.0"), Optional.empty(), List.of());
+    RenderInput after = input(controller, RenderFixtures.JCASC, profileWithGit("5.9.0"), Optional.empty(), List.of());
+
+    assertThat(annotation(after)).isNotEqualTo(annotation(before));
+    assertThat(YAML.asYaml(StatefulSetRenderer.podTemplate(after)))
+        .isNotEqualTo(YAML.asYaml(StatefulSetRenderer.podTemplate(before)));
+  }
+
+  @Test
+  void changesRestartHashWhenMiteSpecOrResourcesChange() {
+    String base = annotation(input(""));
+
+    assertThat(annotation(input("miteSpec: {image: ghcr.io/varroa/mite:9.9.9}\n"))).isNotEqualTo(base);
+    assertThat(annotation(input("jenkins: {resources: {limits: {memory: 8Gi}}}\n"))).isNotEqualTo(base);
+    assertThat(annotation(input("jenkins: {javaOpts: -Xmx1g}\n"))).isNotEqualTo(base);
+    assertThat(annotation(input(""))).isEqualTo(base);
+  }
+
+  private static String annotation(RenderInput input) {
+    return StatefulSetRenderer.podTemplate(input).getMetadata().getAnnotations().get(RestartHash.ANNOTATION);
+  }
+}
