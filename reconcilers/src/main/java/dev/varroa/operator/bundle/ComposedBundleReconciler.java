@@ -115,6 +115,8 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
       Composition composition = composers.in(bundle.getMetadata().getNamespace()).compose(new ComposeRequest(key, bundle.getMetadata().getName(), spec.inputs,
           VersionProfileConversion.of(profile), declaredSecrets(spec), JenkinsEnvironment.VARIABLES));
       String digest = composition.rendered().digest();
+      LOG.info("event=bundle_checked bundle={} revisions={} digest={} from_memo={}", key, composition.revisions(),
+          digest, composition.fromMemo());
       boolean newRevision = status.artifact == null || !digest.equals(status.artifact.digest);
       store(client, bundle, composition);
       status.artifact = artifact(digest, newRevision ? now.toString() : status.artifact.lastUpdateTime);

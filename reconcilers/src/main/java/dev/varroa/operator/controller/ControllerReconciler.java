@@ -82,7 +82,20 @@ public final class ControllerReconciler implements Reconciler<Controller> {
                 .map(name -> Set.of(new ResourceID(name, pod.getMetadata().getNamespace())))
                 .orElse(Set.of()))
             .build(), context);
-    return List.of(statefulSets, pods);
+    // A new render or a stalled bundle concerns every Controller that uses the bundle.
+    var primaries = context.getPrimaryCache();
+    InformerEventSource<ComposedBundle, Controller> bundles = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(ComposedBundle.class, Controller.class)
+            .withSecondaryToPrimaryMapper(bundle -> primaries.list(c -> usesBundle(c, bundle))
+                .map(ResourceID::fromResource).collect(Collectors.toSet()))
+            .build(), context);
+    return List.of(statefulSets, pods, bundles);
+  }
+
+  private static boolean usesBundle(Controller controller, ComposedBundle bundle) {
+    return controller.getMetadata().getNamespace().equals(bundle.getMetadata().getNamespace())
+        && controller.getSpec() != null && controller.getSpec().composedBundleRef != null
+        && bundle.getMetadata().getName().equals(controller.getSpec().composedBundleRef.name);
   }
 
   @Override
