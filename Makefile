@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs bench-bundles clean
+.PHONY: deps build demo demo-check test crds docs bench-bundles bench-controllers clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -35,6 +35,11 @@ docs: crds
 bench-bundles: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.BundleRenderBenchmark
+
+# Issue 4's fleet benchmark (500 Controllers on a real API server); figures go to docs/benchmarks.md.
+bench-controllers: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.ControllerFleetBenchmark
 
 clean:
 	$(MVN) -q clean
