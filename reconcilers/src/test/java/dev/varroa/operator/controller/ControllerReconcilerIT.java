@@ -149,6 +149,21 @@ class ControllerReconcilerIT {
   }
 
   @Test
+  void failedPluginsStepShowsAsPluginRollFailed(KubeApiServer kube) {
+    KubernetesClient client = kube.client();
+    Controller created = create(client, "plugins");
+    StatefulSet sts = statefulSet(client, created);
+    KubeletStandIn kubelet = new KubeletStandIn(client);
+
+    kubelet.pluginsFailed(kubelet.createPod(sts), 1);
+
+    Controller failing = awaitStatus(client, "plugins", s -> "Plugin roll failed".equals(s.attention));
+    assertThat(failing.getStatus().condition(Condition.PLUGIN_ROLL_FAILED)).get()
+        .satisfies(c -> assertThat(c.message).contains("exited with code 1").contains("kubernetes:9.9"));
+    assertThat(failing.getStatus().phase).isEqualTo(ControllerStatus.Phase.Provisioning);
+  }
+
+  @Test
   void stoppedPowerStateScalesToZero(KubeApiServer kube) {
     KubernetesClient client = kube.client();
     Controller created = create(client, "nightly");

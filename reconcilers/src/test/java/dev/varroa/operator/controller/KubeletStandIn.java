@@ -69,6 +69,20 @@ final class KubeletStandIn {
     setStatus(pod, "Running", "False", List.of(jenkins));
   }
 
+  /** Reports the plugins init container exited with a code, so Jenkins never started. */
+  void pluginsFailed(Pod pod, int exitCode) {
+    Pod current = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
+    ContainerStatus plugins = new ContainerStatusBuilder().withName("plugins").withImage("jenkins").withImageID("")
+        .withReady(false).withRestartCount(2)
+        .withState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason("Error")
+            .withMessage("plugin kubernetes:9.9 not found").endTerminated().build())
+        .build();
+    current.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending")
+        .withConditions(new PodConditionBuilder().withType("Ready").withStatus("False").build())
+        .withInitContainerStatuses(plugins).build());
+    client.resource(current).updateStatus();
+  }
+
   private void setStatus(Pod pod, String phase, String ready, List<ContainerStatus> containers) {
     Pod current = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
     current.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
