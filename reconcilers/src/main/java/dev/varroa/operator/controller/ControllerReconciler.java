@@ -18,19 +18,23 @@ import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.ControllerNames;
 import dev.varroa.operator.render.ControllerObjects;
 import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.JenkinsContainer;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.StatefulSetName;
 import dev.varroa.operator.render.UpdateCenterSelection;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -54,7 +58,7 @@ import java.util.stream.Collectors;
  * derives status from the StatefulSet and its pod.
  */
 @ControllerConfiguration(name = "controller")
-public final class ControllerReconciler implements Reconciler<Controller> {
+public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
   /** How soon a Controller waiting for its bundle's first render looks again. */
   static final Duration WAIT_FOR_BUNDLE = Duration.ofSeconds(10);
   private static final String MANAGED = ControllerLabels.MANAGED_BY + "=" + ControllerLabels.MANAGED_BY_VALUE;
@@ -74,16 +78,20 @@ public final class ControllerReconciler implements Reconciler<Controller> {
             .withLabelSelector(MANAGED)
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Controller.class))
             .build(), context);
+    // A pod is <statefulset>-0, and the StatefulSet name is derived from the Controller's name and UID;
+    // labels cannot carry a long name whole, so map by that derivation.
+    var controllers = context.getPrimaryCache();
     InformerEventSource<Pod, Controller> pods = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Pod.class, Controller.class)
             .withLabelSelector(MANAGED)
-            .withSecondaryToPrimaryMapper(pod -> Optional.ofNullable(pod.getMetadata().getLabels())
-                .map(labels -> labels.get(ControllerLabels.CONTROLLER))
-                .map(name -> Set.of(new ResourceID(name, pod.getMetadata().getNamespace())))
-                .orElse(Set.of()))
+            .withSecondaryToPrimaryMapper(pod -> controllers.list(c -> c.getMetadata().getNamespace()
+                    .equals(pod.getMetadata().getNamespace())
+                    && (StatefulSetName.of(c.getMetadata().getName(), c.getMetadata().getUid()) + "-0")
+                        .equals(pod.getMetadata().getName()))
+                .map(ResourceID::fromResource).collect(Collectors.toSet()))
             .build(), context);
     // A new render or a stalled bundle concerns every Controller that uses the bundle.
-    var primaries = context.getPrimaryCache();
+    var primaries = controllers;
     InformerEventSource<ComposedBundle, Controller> bundles = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(ComposedBundle.class, Controller.class)
             .withSecondaryToPrimaryMapper(bundle -> primaries.list(c -> usesBundle(c, bundle))
@@ -187,6 +195,25 @@ public final class ControllerReconciler implements Reconciler<Controller> {
         statefulSet, pod), clock.instant());
     passes.incrementAndGet();
     return patch(controller, previous, status);
+  }
+
+  /**
+   * Objects in the Controller's namespace go with it through owner references; its Role and
+   * RoleBinding in the agents namespace cannot be owned across namespaces, so they are deleted here.
+   * The agents namespace itself may be shared by other Controllers and stays.
+   */
+  @Override
+  public DeleteControl cleanup(Controller controller, Context<Controller> context) {
+    KubernetesClient client = context.getClient();
+    String stsName = StatefulSetName.of(controller.getMetadata().getName(), controller.getMetadata().getUid());
+    String label = ControllerLabels.CONTROLLER + "=" + ControllerLabels.value(controller.getMetadata().getName());
+    client.rbac().roles().inAnyNamespace().withLabelSelector(label).list().getItems().stream()
+        .filter(role -> role.getMetadata().getName().equals(stsName + ControllerNames.AGENTS_SUFFIX))
+        .forEach(role -> client.resource(role).delete());
+    client.rbac().roleBindings().inAnyNamespace().withLabelSelector(label).list().getItems().stream()
+        .filter(binding -> binding.getMetadata().getName().equals(stsName + ControllerNames.AGENTS_SUFFIX))
+        .forEach(binding -> client.resource(binding).delete());
+    return DeleteControl.defaultDelete();
   }
 
   /** Reconcile passes that completed without error, for metrics and tests that wait for a resync to settle. */

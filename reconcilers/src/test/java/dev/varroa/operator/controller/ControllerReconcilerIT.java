@@ -164,6 +164,20 @@ class ControllerReconcilerIT {
   }
 
   @Test
+  void deletingAControllerRemovesItsRbacInTheAgentsNamespace(KubeApiServer kube) {
+    KubernetesClient client = kube.client();
+    Controller created = create(client, "leaving");
+    String sts = statefulSet(client, created).getMetadata().getName();
+    await().atMost(DEADLINE).until(() -> client.rbac().roles().inNamespace("ci-jobs").withName(sts + "-agents").get() != null);
+
+    client.resources(Controller.class).inNamespace("ci").withName("leaving").delete();
+
+    await().atMost(DEADLINE).until(() -> client.rbac().roles().inNamespace("ci-jobs").withName(sts + "-agents").get() == null
+        && client.rbac().roleBindings().inNamespace("ci-jobs").withName(sts + "-agents").get() == null
+        && client.resources(Controller.class).inNamespace("ci").withName("leaving").get() == null);
+  }
+
+  @Test
   void stoppedPowerStateScalesToZero(KubeApiServer kube) {
     KubernetesClient client = kube.client();
     Controller created = create(client, "nightly");
