@@ -4,6 +4,7 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WriteCounter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -14,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Issue 4's benchmark: N Controllers (default 250, see MAX_CONTROLLERS) in one namespace on a real API server, the
@@ -39,27 +39,7 @@ public final class ControllerFleetBenchmark {
       KubernetesClient client = kube.client();
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("fleet").endMetadata().build())
           .create();
-      for (String yaml : List.of("""
-          apiVersion: varroa.dev/v1alpha1
-          kind: JenkinsVersionProfile
-          metadata: {name: lts}
-          spec:
-            jenkinsVersion: "2.555.2"
-            image: jenkins/jenkins:2.555.2-lts-jdk21
-            plugins:
-              - {id: configuration-as-code, version: "2006.v001a_2ca_6b_574"}
-              - {id: kubernetes, version: "4384.v1b_6367f393d9"}
-              - {id: workflow-aggregator, version: "608.v67378e9d3db_1"}
-              - {id: git, version: "5.8.0"}
-              - {id: credentials, version: "1453.v9b_a_29777a_b_fd"}
-          """, """
-          apiVersion: varroa.dev/v1alpha1
-          kind: ProvisioningDefaults
-          metadata: {name: default}
-          spec: {versionProfileRef: {name: lts}, agents: {namespace: fleet-jobs}}
-          """)) {
-        client.resource(YAML.unmarshal(yaml, GenericKubernetesResource.class)).create();
-      }
+      StarterProfile.install(client, "fleet-jobs");
 
       WriteCounter counter = new WriteCounter();
       KubernetesClient counted = counter.client(kube);

@@ -9,8 +9,8 @@ import dev.varroa.api.v1alpha1.ControllerSpec;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,27 +35,7 @@ class ControllerReconcilerIT {
   static void startOperator(KubeApiServer kube, @TempDir Path cache) {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
-    for (String yaml : List.of("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: JenkinsVersionProfile
-        metadata: {name: lts}
-        spec:
-          jenkinsVersion: "2.555.2"
-          image: jenkins/jenkins:2.555.2-lts-jdk21
-          plugins:
-            - {id: configuration-as-code, version: "2006.v001a_2ca_6b_574"}
-            - {id: kubernetes, version: "4384.v1b_6367f393d9"}
-            - {id: workflow-aggregator, version: "608.v67378e9d3db_1"}
-            - {id: git, version: "5.8.0"}
-            - {id: credentials, version: "1453.v9b_a_29777a_b_fd"}
-        """, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: ProvisioningDefaults
-        metadata: {name: default}
-        spec: {versionProfileRef: {name: lts}}
-        """)) {
-      client.resource(YAML.unmarshal(yaml, GenericKubernetesResource.class)).create();
-    }
+    StarterProfile.install(client, null);
     operator = new VarroaOperator(client, cache, null);
     operator.start();
   }
