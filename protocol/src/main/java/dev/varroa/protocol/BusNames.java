@@ -1,0 +1,49 @@
+package dev.varroa.protocol;
+
+/**
+ * NATS subjects, JetStream streams and key-value buckets shared by the operator and the gateways.
+ * Schemas are in bus.proto; docs/reference/protocol.md describes who writes and reads each.
+ */
+public final class BusNames {
+
+  /** KV: bootstrap token records, keyed by the token's SHA-256. */
+  public static final String BOOTSTRAP_TOKENS_BUCKET = "varroa_bootstrap_tokens";
+  /** KV: which gateway holds which mite, keyed by {@link ControllerIdentity#routeKey()}. */
+  public static final String MITE_ROUTES_BUCKET = "varroa_mite_routes";
+  /** KV: live gateways; entries expire unless refreshed. */
+  public static final String GATEWAYS_BUCKET = "varroa_gateways";
+  /** JetStream work queue of one-shot commands (no credentials). */
+  public static final String COMMANDS_STREAM = "varroa_commands";
+  /** Queue group the operator replicas answer Jenkins token requests in. */
+  public static final String OPERATOR_QUEUE_GROUP = "varroa-operator";
+  /** Subject the operator answers Jenkins token requests on. */
+  public static final String JENKINS_TOKEN_SUBJECT = "varroa.operator.jenkins-token";
+
+  private BusNames() {
+  }
+
+  /** Request subject of the gateway holding a mite; payload GatewayCommand, reply CommandResult. */
+  public static String gatewayCommands(String gatewayId) {
+    return "varroa.gateway." + token(gatewayId) + ".commands";
+  }
+
+  /** Subject a one-shot command for this controller is queued on. */
+  public static String queuedCommands(ControllerIdentity controller) {
+    return "varroa.commands." + controller.routeKey();
+  }
+
+  /** Filter of every queued command subject. */
+  public static String queuedCommandsFilter() {
+    return "varroa.commands.>";
+  }
+
+  /** Subject the result of a queued command is published on. */
+  public static String queuedCommandResults(ControllerIdentity controller) {
+    return "varroa.results." + controller.routeKey();
+  }
+
+  /** A gateway id made safe as one subject token and one KV key. */
+  public static String token(String id) {
+    return id.replaceAll("[^A-Za-z0-9_-]", "_");
+  }
+}

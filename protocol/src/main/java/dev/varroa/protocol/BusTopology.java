@@ -1,0 +1,79 @@
+package dev.varroa.protocol;
+
+import io.nats.client.Connection;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.KeyValueManagement;
+import io.nats.client.api.KeyValueConfiguration;
+import io.nats.client.api.RetentionPolicy;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The JetStream buckets and streams of the control channel. Operator and gateways both call
+ * {@link #ensure(Connection)} at start, so whichever starts first creates them with the same settings.
+ */
+public final class BusTopology {
+
+  /** Token records outlive the 15-minute token so a late reuse still finds the record marked used. */
+  public static final Duration BOOTSTRAP_TOKEN_RECORD_AGE = Duration.ofHours(1);
+  /** A gateway refreshes its presence well within this; an entry older than it means the gateway is gone. */
+  public static final Duration GATEWAY_PRESENCE_AGE = Duration.ofSeconds(30);
+  /** One-shot commands nobody picked up are dropped after this. */
+  public static final Duration QUEUED_COMMAND_AGE = Duration.ofHours(24);
+  /** Publishing the same command id twice within this window queues it once. */
+  public static final Duration QUEUED_COMMAND_DEDUPE_WINDOW = Duration.ofMinutes(2);
+
+  private BusTopology() {
+  }
+
+  public static void ensure(Connection nats) throws IOException, JetStreamApiException {
+    KeyValueManagement kvm = nats.keyValueManagement();
+    List<String> buckets = kvm.getBucketNames();
+    createBucket(kvm, buckets, KeyValueConfiguration.builder()
+        .name(BusNames.BOOTSTRAP_TOKENS_BUCKET).maxHistoryPerKey(1).ttl(BOOTSTRAP_TOKEN_RECORD_AGE)
+        .storageType(StorageType.File).build());
+    createBucket(kvm, buckets, KeyValueConfiguration.builder()
+        .name(BusNames.MITE_ROUTES_BUCKET).maxHistoryPerKey(1).storageType(StorageType.File).build());
+    createBucket(kvm, buckets, KeyValueConfiguration.builder()
+        .name(BusNames.GATEWAYS_BUCKET).maxHistoryPerKey(1).ttl(GATEWAY_PRESENCE_AGE)
+        .storageType(StorageType.Memory).build());
+    JetStreamManagement jsm = nats.jetStreamManagement();
+    if (!jsm.getStreamNames().contains(BusNames.COMMANDS_STREAM)) {
+      try {
+        jsm.addStream(StreamConfiguration.builder()
+            .name(BusNames.COMMANDS_STREAM)
+            .subjects(BusNames.queuedCommandsFilter())
+            .retentionPolicy(RetentionPolicy.WorkQueue)
+            .maxAge(QUEUED_COMMAND_AGE)
+            .duplicateWindow(QUEUED_COMMAND_DEDUPE_WINDOW)
+            .storageType(StorageType.File)
+            .build());
+      } catch (JetStreamApiException raced) {
+        requireExists(raced, jsm.getStreamNames().contains(BusNames.COMMANDS_STREAM));
+      }
+    }
+  }
+
+  private static void createBucket(KeyValueManagement kvm, List<String> existing, KeyValueConfiguration config)
+      throws IOException, JetStreamApiException {
+    if (existing.contains(config.getBucketName())) {
+      return;
+    }
+    try {
+      kvm.create(config);
+    } catch (JetStreamApiException raced) {
+      requireExists(raced, kvm.getBucketNames().contains(config.getBucketName()));
+    }
+  }
+
+  // Another replica may create the same object between our check and our create.
+  private static void requireExists(JetStreamApiException e, boolean exists) throws JetStreamApiException {
+    if (!exists) {
+      throw e;
+    }
+  }
+}
