@@ -19,6 +19,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
+import dev.varroa.operator.channel.ChannelSettings;
+import dev.varroa.operator.channel.ControlChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +41,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final BundleComposers composers;
   private final ControllerReconciler controllers;
+  private final ControlChannel channel;
   private HttpServer http;
 
   /**
@@ -46,6 +50,14 @@ public final class VarroaOperator implements AutoCloseable {
    * @param leaseNamespace namespace of the leader-election Lease; null runs without election (tests, one replica)
    */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace) {
+    this(client, cacheDirectory, leaseNamespace, null);
+  }
+
+  /**
+   * @param channel the control channel to the mites, owned by the operator from now on; null runs without one
+   */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel) {
+    this.channel = channel;
     this.composers = new BundleComposers(client, cacheDirectory);
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
@@ -58,7 +70,7 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(new ComposedBundleReconciler(composers, clock));
     operator.register(new JenkinsVersionProfileReconciler(clock));
     operator.register(new CatalogSourceReconciler(composers, clock));
-    this.controllers = new ControllerReconciler(clock);
+    this.controllers = new ControllerReconciler(clock, channel);
     operator.register(controllers);
   }
 
@@ -95,6 +107,13 @@ public final class VarroaOperator implements AutoCloseable {
       http.stop(0);
     }
     operator.stop();
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private static void respond(com.sun.net.httpserver.HttpExchange exchange, int code, String body) throws IOException {
@@ -105,11 +124,18 @@ public final class VarroaOperator implements AutoCloseable {
     }
   }
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws Exception {
     KubernetesClient client = new KubernetesClientBuilder().build();
     String namespace = System.getenv().getOrDefault("POD_NAMESPACE", "varroa-system");
+    // An empty VARROA_LEASE_NAMESPACE runs without leader election, for a single local replica.
+    String lease = System.getenv().getOrDefault("VARROA_LEASE_NAMESPACE", namespace);
     Path cache = Path.of(System.getenv().getOrDefault("VARROA_CACHE_DIR", "/var/cache/varroa"));
-    VarroaOperator operator = new VarroaOperator(client, cache, namespace);
+    Optional<ChannelSettings> settings = ChannelSettings.fromEnv(System.getenv());
+    ControlChannel channel = settings.isPresent() ? settings.get().open(Clock.systemUTC()) : null;
+    if (channel == null) {
+      LOG.warn("event=control_channel_off reason=\"VARROA_NATS_URL is not set\" effect=\"no bootstrap tokens, no desired-state push\"");
+    }
+    VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel);
     int port = operator.serveHttp(Integer.parseInt(System.getenv().getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));

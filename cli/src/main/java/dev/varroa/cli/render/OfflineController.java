@@ -20,6 +20,7 @@ import dev.varroa.cli.ManifestSet;
 import dev.varroa.cli.bundle.BundleFileOptions;
 import dev.varroa.cli.bundle.OfflineComposition;
 import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.ChannelEndpoint;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.SettingsProblem;
@@ -69,6 +70,10 @@ final class OfflineController {
   }
 
   RenderInput resolve(String name, String uid) throws BundleException {
+    return resolve(name, uid, ChannelEndpoint.unconfigured());
+  }
+
+  RenderInput resolve(String name, String uid, ChannelEndpoint channel) throws BundleException {
     Controller controller = controller(name);
     controller.getMetadata().setUid(uid);
     if (controller.getMetadata().getNamespace() == null) {
@@ -99,7 +104,7 @@ final class OfflineController {
             cacheDir, plainHttpRegistries), manifests).render()
         : starter(resolved, profile);
     return new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
-        manifests.all(PodTemplate.class));
+        manifests.all(PodTemplate.class), channel);
   }
 
   private Controller controller(String name) {

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import dev.varroa.operator.render.ChannelEndpoint;
 import picocli.CommandLine.Spec;
 
 /** `varroactl render controller`: every object the operator would own for one Controller. */
@@ -60,6 +61,18 @@ public final class RenderControllerCommand implements Callable<Integer> {
       description = "An OCI registry reached over plain HTTP instead of HTTPS; repeatable.")
   List<String> plainHttpRegistries = new ArrayList<>();
 
+  @Option(names = "--gateway-endpoint", paramLabel = "HOST:PORT",
+      description = "Where the mite registers, as the operator's VARROA_GATEWAY_ENDPOINT; default: ${DEFAULT-VALUE}.")
+  String gatewayEndpoint = ChannelEndpoint.DEFAULT_GATEWAY_ENDPOINT;
+
+  @Option(names = "--ca-file", paramLabel = "PEM",
+      description = "The Varroa CA certificate, as the operator's VARROA_CA_CERT_FILE; default: none (empty ca.crt).")
+  Path caFile;
+
+  @Option(names = "--jwt-public-key-file", paramLabel = "PEM",
+      description = "The Jenkins token verification key; default: none (empty jwt-public.pem).")
+  Path jwtPublicKeyFile;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -68,7 +81,8 @@ public final class RenderControllerCommand implements Callable<Integer> {
     List<HasMetadata> objects;
     try {
       OfflineController offline = new OfflineController(ManifestSet.read(files), files, cacheDir, plainHttpRegistries);
-      objects = ControllerObjects.render(offline.resolve(name, uid));
+      objects = ControllerObjects.render(offline.resolve(name, uid, new ChannelEndpoint(gatewayEndpoint,
+          read(caFile), read(jwtPublicKeyFile))));
     } catch (BundleException e) {
       for (BundleProblem problem : e.problems()) {
         err.println("varroactl: " + problem.format());
@@ -81,10 +95,18 @@ public final class RenderControllerCommand implements Callable<Integer> {
       }
       err.flush();
       return Varroactl.EXIT_INVALID;
+    } catch (java.io.IOException e) {
+      err.println("varroactl: invalid input: cannot read " + e.getMessage() + "; fix: pass a readable PEM file");
+      err.flush();
+      return Varroactl.EXIT_INVALID;
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(format == Format.json ? ObjectStream.json(objects) : ObjectStream.yaml(objects));
     out.flush();
     return 0;
+  }
+
+  private static String read(Path file) throws java.io.IOException {
+    return file == null ? "" : java.nio.file.Files.readString(file);
   }
 }

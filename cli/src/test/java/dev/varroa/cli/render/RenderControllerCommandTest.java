@@ -53,6 +53,7 @@ class RenderControllerCommandTest {
         "RoleBinding/sandbox-00000000-agents",
         "ServiceAccount/sandbox-00000000",
         "ConfigMap/sandbox-00000000-casc",
+        "ConfigMap/sandbox-00000000-channel",
         "ConfigMap/sandbox-00000000-plugins",
         "Service/sandbox-00000000",
         "StatefulSet/sandbox-00000000");

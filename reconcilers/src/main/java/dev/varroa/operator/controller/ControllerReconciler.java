@@ -26,7 +26,18 @@ import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.StatefulSetName;
 import dev.varroa.operator.render.UpdateCenterSelection;
+import dev.varroa.operator.channel.BootstrapTokenIssuer;
+import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.v1.MiteRoute;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import io.nats.client.JetStreamApiException;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -61,14 +72,26 @@ import java.util.stream.Collectors;
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
   /** How soon a Controller waiting for its bundle's first render looks again. */
   static final Duration WAIT_FOR_BUNDLE = Duration.ofSeconds(10);
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerReconciler.class);
   private static final String MANAGED = ControllerLabels.MANAGED_BY + "=" + ControllerLabels.MANAGED_BY_VALUE;
 
   private final Clock clock;
   private final Map<String, RenderedBundle> starterByProfile = new ConcurrentHashMap<>();
   private final AtomicLong passes = new AtomicLong();
+  private final ControlChannel channel;
+  private final MiteDelivery delivery;
+  private final SimpleInboundEventSource<Controller> miteEvents = new SimpleInboundEventSource<>("mite-routes");
 
   public ControllerReconciler(Clock clock) {
+    this(clock, null);
+  }
+
+  /** @param channel the control channel to the mites; null runs without one (no tokens, no desired-state push) */
+  public ControllerReconciler(Clock clock, ControlChannel channel) {
     this.clock = clock;
+    this.channel = channel;
+    this.delivery = channel == null ? null
+        : new MiteDelivery(channel, clock, id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
   }
 
   @Override
@@ -97,6 +120,17 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
             .withSecondaryToPrimaryMapper(bundle -> primaries.list(c -> usesBundle(c, bundle))
                 .map(ResourceID::fromResource).collect(Collectors.toSet()))
             .build(), context);
+    if (channel != null) {
+      channel.serve(id -> controllers.get(new ResourceID(id.name(), id.namespace()))
+              .filter(c -> id.uid().equals(c.getMetadata().getUid())).isPresent(),
+          routeKey -> {
+            int dot = routeKey.indexOf('.');
+            if (dot > 0) {
+              miteEvents.propagateEvent(new ResourceID(routeKey.substring(dot + 1), routeKey.substring(0, dot)));
+            }
+          });
+      return List.of(statefulSets, pods, bundles, miteEvents);
+    }
     return List.of(statefulSets, pods, bundles);
   }
 
@@ -178,10 +212,14 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     if (updateCenter.problem().isPresent()) {
       return blocked(controller, previous, generation, updateCenter.problem().get().format());
     }
-    RenderInput input = new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
-        client.resources(PodTemplate.class).inNamespace(namespace).list().getItems());
+    RenderInput input = channel == null
+        ? new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
+            client.resources(PodTemplate.class).inNamespace(namespace).list().getItems())
+        : new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
+            client.resources(PodTemplate.class).inNamespace(namespace).list().getItems(), channel.endpoint());
     OwnedObjectApplier applier = new OwnedObjectApplier(client);
-    for (HasMetadata object : ControllerObjects.render(input)) {
+    List<HasMetadata> objects = ControllerObjects.render(input);
+    for (HasMetadata object : objects) {
       applier.apply(object, controller);
     }
 
@@ -190,11 +228,65 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
         .filter(s -> stsName.equals(s.getMetadata().getName())).findFirst().orElse(null);
     Pod pod = context.getSecondaryResources(Pod.class).stream()
         .filter(p -> (stsName + "-0").equals(p.getMetadata().getName())).findFirst().orElse(null);
+    ControllerStatusAggregator.MiteObservation mite = null;
+    Optional<Duration> recheck = Optional.empty();
+    if (channel != null) {
+      ControllerIdentity id = new ControllerIdentity(namespace, controller.getMetadata().getName(),
+          controller.getMetadata().getUid());
+      Optional<MiteRoute> route = channel.routes().live(id);
+      if (!resolved.stopped()) {
+        recheck = ensureBootstrapToken(client, controller, id, input, route.isPresent(), pod);
+      }
+      if (route.isPresent()) {
+        Optional<String> missing = MiteSecrets.problem(client, resolved);
+        if (missing.isPresent()) {
+          return blocked(controller, previous, generation, missing.get());
+        }
+        ConfigMap casc = objects.stream().filter(o -> o instanceof ConfigMap
+            && o.getMetadata().getName().equals(input.names().cascConfigMap())).map(ConfigMap.class::cast)
+            .findFirst().orElseThrow();
+        delivery.deliver(id, route.get(), new DesiredFiles(casc.getData(), MiteSecrets.values(client, resolved)),
+            rendered.digest(), Duration.ofSeconds(resolved.commandDeadlineSeconds()));
+      }
+      mite = MiteObservations.of(route, delivery.lastResult(id), previous.miteStatus);
+    }
     ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
         generation, resolved.stopped(), Optional.empty(), bundleName, stsName, JenkinsContainer.jenkinsUrl(input),
-        statefulSet, pod), clock.instant());
+        statefulSet, pod, mite), clock.instant());
     passes.incrementAndGet();
-    return patch(controller, previous, status);
+    UpdateControl<Controller> control = patch(controller, previous, status);
+    return recheck.map(control::rescheduleAfter).orElse(control);
+  }
+
+  /**
+   * Mints a bootstrap token when the mite needs one and returns when to look again: at the expiry of
+   * an unused token, so an unregistered mite is never left with a dead one.
+   */
+  private Optional<Duration> ensureBootstrapToken(KubernetesClient client, Controller controller, ControllerIdentity id,
+      RenderInput input, boolean connected, Pod pod) {
+    String secretName = input.names().miteTokenSecret();
+    Secret existing = client.secrets().inNamespace(id.namespace()).withName(secretName).get();
+    try {
+      Optional<String> reason = MiteTokenSecret.reasonToMint(existing,
+          connected ? Optional.empty() : MiteTokenSecret.record(channel.bootstrapTokens(), existing), connected, pod,
+          clock.instant());
+      if (reason.isPresent()) {
+        BootstrapTokenIssuer.Minted minted = channel.bootstrapTokens().mint(id, clock.instant());
+        new OwnedObjectApplier(client).apply(MiteTokenSecret.render(id, secretName, minted,
+            controller.getMetadata().getName()), controller);
+        LOG.info("event=bootstrap_token_minted controller={} reason={} expires_at={}", id.routeKey(), reason.get(),
+            minted.expiresAt());
+        return Optional.of(Duration.between(clock.instant(), minted.expiresAt()).plusSeconds(1));
+      }
+    } catch (IOException | JetStreamApiException e) {
+      LOG.warn("event=bootstrap_token_unavailable controller={} error={}", id.routeKey(), e.getMessage());
+      return Optional.of(WAIT_FOR_BUNDLE);
+    }
+    if (connected) {
+      return Optional.empty();
+    }
+    return MiteTokenSecret.expiresAt(existing).filter(at -> at.isAfter(clock.instant()))
+        .map(at -> Duration.between(clock.instant(), at).plusSeconds(1));
   }
 
   /**
@@ -213,6 +305,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     client.rbac().roleBindings().inAnyNamespace().withLabelSelector(label).list().getItems().stream()
         .filter(binding -> binding.getMetadata().getName().equals(stsName + ControllerNames.AGENTS_SUFFIX))
         .forEach(binding -> client.resource(binding).delete());
+    if (delivery != null) {
+      delivery.forget(new ControllerIdentity(controller.getMetadata().getNamespace(), controller.getMetadata().getName(),
+          controller.getMetadata().getUid()));
+    }
     return DeleteControl.defaultDelete();
   }
 

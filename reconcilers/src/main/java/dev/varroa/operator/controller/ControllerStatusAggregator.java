@@ -28,9 +28,28 @@ final class ControllerStatusAggregator {
 
   private ControllerStatusAggregator() {}
 
-  /** What the reconciler learned in this pass. */
+  /** What the reconciler learned in this pass; mite is null when the operator runs without a control channel. */
   record Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
-      String url, StatefulSet statefulSet, Pod pod) {}
+      String url, StatefulSet statefulSet, Pod pod, MiteObservation mite) {
+    Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
+        String url, StatefulSet statefulSet, Pod pod) {
+      this(generation, stopped, blocked, bundle, statefulSetName, url, statefulSet, pod, null);
+    }
+  }
+
+  /**
+   * What the gateways report of the mite, and the last desired-state result.
+   *
+   * @param status miteStatus as it should read (connected false when no live stream)
+   * @param degradedReason present when the holding gateway cannot use the bus for this stream
+   * @param lastApply the newest result of a desired-state push, if one finished since the operator started
+   */
+  record MiteObservation(ControllerStatus.MiteStatus status, Optional<String> degradedReason,
+      Optional<ControllerStatus.ApplyResult> lastApply) {
+    boolean connected() {
+      return Boolean.TRUE.equals(status.connected);
+    }
+  }
 
   static ControllerStatus aggregate(ControllerStatus previous, Observation seen, Instant now) {
     ControllerStatus status = new ControllerStatus();
@@ -38,8 +57,9 @@ final class ControllerStatusAggregator {
     status.bundle = seen.bundle();
     status.statefulSetName = seen.statefulSetName();
     status.url = seen.url();
-    status.miteStatus = previous.miteStatus;
-    status.lastApplyResult = previous.lastApplyResult;
+    status.miteStatus = seen.mite() == null ? previous.miteStatus : seen.mite().status();
+    status.lastApplyResult = seen.mite() == null ? previous.lastApplyResult
+        : seen.mite().lastApply().orElse(previous.lastApplyResult);
     Conditions conditions = new Conditions(previous.conditions, seen.generation(), now.toString());
 
     Optional<String> bootFailure = seen.pod() == null ? Optional.empty() : bootFailure(seen.pod());
@@ -47,6 +67,9 @@ final class ControllerStatusAggregator {
     boolean podFailed = seen.pod() != null && seen.pod().getStatus() != null
         && "Failed".equals(seen.pod().getStatus().getPhase());
     status.phase = phase(previous, seen, podFailed);
+    if (seen.mite() != null) {
+      mite(conditions, previous, seen.mite());
+    }
 
     if (podFailed) {
       conditions.set("Failed", Condition.Status.True, "PodFailed",
@@ -62,7 +85,8 @@ final class ControllerStatusAggregator {
         message -> conditions.set(Condition.PLUGIN_ROLL_FAILED, Condition.Status.True, "PluginsInitFailed", message),
         () -> conditions.set(Condition.PLUGIN_ROLL_FAILED, Condition.Status.False, "NoFailure", "the plugins step is not failing"));
 
-    status.attention = attention(previous, podFailed, seen.blocked(), bootFailure, pluginFailure);
+    status.attention = attention(status, seen.mite() == null ? previous.conditions : conditions.build(), podFailed,
+        seen.blocked(), bootFailure, pluginFailure);
     boolean settled = status.phase == ControllerStatus.Phase.Running || status.phase == ControllerStatus.Phase.Connected
         || status.phase == ControllerStatus.Phase.Stopped;
     conditions.set(Condition.READY, status.attention == null && settled ? Condition.Status.True : Condition.Status.False,
@@ -73,9 +97,9 @@ final class ControllerStatusAggregator {
     conditions.set(Condition.STALLED, status.attention != null ? Condition.Status.True : Condition.Status.False,
         status.attention == null ? "NoAttention" : status.attention.replace(" ", ""),
         status.attention == null ? "nothing needs attention" : status.attention);
-    // The mite's own conditions are reported by the control channel; this pass keeps them as they are.
+    // Without a control channel this pass keeps the mite's conditions as they are.
     java.util.List<Condition> all = new java.util.ArrayList<>(conditions.build());
-    if (previous.conditions != null) {
+    if (seen.mite() == null && previous.conditions != null) {
       previous.conditions.stream().filter(c -> Condition.MITE_CONNECTED.equals(c.type)
           || Condition.MITE_STREAM_DEGRADED.equals(c.type)).forEach(all::add);
     }
@@ -125,6 +149,9 @@ final class ControllerStatusAggregator {
         && seen.pod().getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     if (ready) {
+      if (seen.mite() != null) {
+        return seen.mite().connected() ? ControllerStatus.Phase.Connected : ControllerStatus.Phase.Running;
+      }
       return previous.phase == ControllerStatus.Phase.Connected ? ControllerStatus.Phase.Connected
           : ControllerStatus.Phase.Running;
     }
@@ -170,9 +197,34 @@ final class ControllerStatusAggregator {
     return statuses == null ? Optional.empty() : statuses.stream().filter(s -> name.equals(s.getName())).findFirst();
   }
 
+  /** MiteConnected (StreamLost once a stream was held) and MiteStreamDegraded from the gateways' report. */
+  private static void mite(Conditions conditions, ControllerStatus previous, MiteObservation mite) {
+    if (mite.connected()) {
+      conditions.set(Condition.MITE_CONNECTED, Condition.Status.True, "StreamActive",
+          "gateway " + mite.status().gateway + " holds the mite's stream since " + mite.status().connectedAt);
+    } else {
+      boolean wasConnected = previous.conditions != null && previous.conditions.stream().anyMatch(c ->
+          Condition.MITE_CONNECTED.equals(c.type) && (c.status == Condition.Status.True
+              || Condition.REASON_STREAM_LOST.equals(c.reason)));
+      if (wasConnected) {
+        conditions.set(Condition.MITE_CONNECTED, Condition.Status.False, Condition.REASON_STREAM_LOST,
+            "the mite's stream was lost; the pod stays in place. Check the gateway pods and the mite's logs");
+      } else {
+        conditions.set(Condition.MITE_CONNECTED, Condition.Status.False, "NotYetConnected",
+            "the mite has not connected; check gateway reachability on TCP 9090, bootstrap token errors and the"
+                + " mite's logs");
+      }
+    }
+    mite.degradedReason().ifPresentOrElse(
+        reason -> conditions.set(Condition.MITE_STREAM_DEGRADED, Condition.Status.True, "BusUnavailable",
+            reason + "; commands wait while the stream stays connected"),
+        () -> conditions.set(Condition.MITE_STREAM_DEGRADED, Condition.Status.False, "BusAvailable",
+            mite.connected() ? "the gateway reaches the bus for this stream" : "no stream"));
+  }
+
   /** The highest-precedence attention signal of seed 001, or null. */
-  private static String attention(ControllerStatus previous, boolean failed, Optional<String> blocked,
-      Optional<String> boot, Optional<String> plugins) {
+  private static String attention(ControllerStatus status, List<Condition> conditionsNow, boolean failed,
+      Optional<String> blocked, Optional<String> boot, Optional<String> plugins) {
     if (failed) {
       return "Failed";
     }
@@ -185,10 +237,10 @@ final class ControllerStatusAggregator {
     if (plugins.isPresent()) {
       return "Plugin roll failed";
     }
-    if (previous.lastApplyResult != null && Boolean.FALSE.equals(previous.lastApplyResult.succeeded)) {
+    if (status.lastApplyResult != null && Boolean.FALSE.equals(status.lastApplyResult.succeeded)) {
       return "Apply failed";
     }
-    boolean streamLost = previous.conditions != null && previous.conditions.stream().anyMatch(c ->
+    boolean streamLost = conditionsNow != null && conditionsNow.stream().anyMatch(c ->
         Condition.MITE_CONNECTED.equals(c.type) && c.status == Condition.Status.False
             && Condition.REASON_STREAM_LOST.equals(c.reason));
     return streamLost ? "Mite unreachable" : null;

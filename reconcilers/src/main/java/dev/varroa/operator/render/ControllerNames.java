@@ -13,10 +13,15 @@ package dev.varroa.operator.render;
  * @param pluginsConfigMap plugins.txt for the plugins init container
  * @param agentsRole the Role in the agents namespace
  * @param agentsRoleBinding the RoleBinding in the agents namespace
+ * @param channelConfigMap the CA and the token verification key (public material only)
+ * @param miteTokenSecret the mite's single-use bootstrap token, minted by the operator, never rendered
  */
 public record ControllerNames(String statefulSet, String service, String serviceAccount, String ingress,
-    String cascConfigMap, String pluginsConfigMap, String agentsRole, String agentsRoleBinding) {
+    String cascConfigMap, String pluginsConfigMap, String agentsRole, String agentsRoleBinding,
+    String channelConfigMap, String miteTokenSecret) {
   public static final String CASC_SUFFIX = "-casc";
+  public static final String CHANNEL_SUFFIX = "-channel";
+  public static final String MITE_TOKEN_SUFFIX = "-mite-token";
   public static final String PLUGINS_SUFFIX = "-plugins";
   public static final String AGENTS_SUFFIX = "-agents";
   /** The ConfigMap with SSH known_hosts in the agents namespace (seed 004): a fixed name pod templates can mount. */
@@ -27,6 +32,6 @@ public record ControllerNames(String statefulSet, String service, String service
   public static ControllerNames of(String controllerName, String uid) {
     String sts = StatefulSetName.of(controllerName, uid);
     return new ControllerNames(sts, sts, sts, sts, sts + CASC_SUFFIX, sts + PLUGINS_SUFFIX, sts + AGENTS_SUFFIX,
-        sts + AGENTS_SUFFIX);
+        sts + AGENTS_SUFFIX, sts + CHANNEL_SUFFIX, sts + MITE_TOKEN_SUFFIX);
   }
 }

@@ -16,6 +16,7 @@ public final class ControllerObjects {
     List<HasMetadata> objects = new ArrayList<>(AgentsNamespaceRenderer.render(input));
     objects.add(ServiceAccountRenderer.render(input));
     objects.add(JcascConfigMapRenderer.render(input));
+    objects.add(ChannelConfigMapRenderer.render(input));
     objects.add(PluginsConfigMapRenderer.render(input));
     objects.add(ServiceRenderer.render(input));
     objects.add(StatefulSetRenderer.render(input));

@@ -24,6 +24,8 @@ public final class JenkinsContainer {
   /** The inbound agent port the direct tunnel and the Service's agent port point at. */
   public static final String AGENT_PORT_OPTION = "-Djenkins.model.Jenkins.slaveAgentPort=" + AGENT_PORT;
   public static final String PROBE_PATH = "/login";
+  /** Where the Varroa security realm reads the token verification key. */
+  public static final String ENV_JWT_PUBLIC_KEY_FILE = "VARROA_JWT_PUBLIC_KEY_FILE";
   /** Plugin loading and the first JCasC apply may take minutes: 60 x 10 s before the kubelet gives up. */
   public static final int STARTUP_PROBE_PERIOD_SECONDS = 10;
   public static final int STARTUP_PROBE_FAILURE_THRESHOLD = 60;
@@ -56,7 +58,8 @@ public final class JenkinsContainer {
             PodVolumes.mount(PodVolumes.JENKINS_HOME_VOLUME, PodVolumes.JENKINS_HOME, false),
             PodVolumes.mount(PodVolumes.CASC_VOLUME, PodVolumes.CASC_PATH, true),
             PodVolumes.mount(PodVolumes.LOOPBACK_VOLUME, PodVolumes.LOOPBACK_PATH, true),
-            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, true))
+            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, true),
+            PodVolumes.mount(PodVolumes.JWT_VOLUME, PodVolumes.JWT_PATH, true))
         .withSecurityContext(JenkinsPodSecurity.container())
         .build();
   }
@@ -73,7 +76,12 @@ public final class JenkinsContainer {
         new EnvVar("JENKINS_URL", jenkinsUrl(input), null),
         new EnvVar("CONTROLLER_NAME", controller.name(), null),
         new EnvVar("CONTROLLER_NAMESPACE", controller.namespace(), null),
-        new EnvVar("AGENTS_NAMESPACE", controller.agents().namespace(), null)));
+        new EnvVar("AGENTS_NAMESPACE", controller.agents().namespace(), null),
+        // the Varroa security realm verifies the mite's token for exactly this controller
+        new EnvVar(MiteSidecar.ENV_CONTROLLER_NAMESPACE, controller.namespace(), null),
+        new EnvVar(MiteSidecar.ENV_CONTROLLER_NAME, controller.name(), null),
+        new EnvVar(MiteSidecar.ENV_CONTROLLER_UID, controller.uid(), null),
+        new EnvVar(ENV_JWT_PUBLIC_KEY_FILE, PodVolumes.JWT_PATH + "/" + PodVolumes.JWT_PUBLIC_KEY_FILE, null)));
     controller.jenkins().env().forEach(e -> env.add(new EnvVarBuilder(e).build()));
     return env;
   }

@@ -3,6 +3,7 @@ package dev.varroa.operator.render;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import java.util.List;
@@ -34,6 +35,19 @@ public final class MiteSidecar {
   public static final String ENV_DRAIN_TIMEOUT_SECONDS = "VARROA_DRAIN_TIMEOUT_SECONDS";
   public static final String ENV_STARTUP_WAIT_SECONDS = "VARROA_STARTUP_WAIT_SECONDS";
   public static final String ENV_JENKINS_URL = "VARROA_JENKINS_URL";
+  public static final String ENV_CONTROLLER_UID = "VARROA_CONTROLLER_UID";
+  public static final String ENV_POD_NAME = "VARROA_POD_NAME";
+  public static final String ENV_GATEWAY_ENDPOINT = "VARROA_GATEWAY_ENDPOINT";
+  public static final String ENV_BOOTSTRAP_TOKEN_FILE = "VARROA_BOOTSTRAP_TOKEN_FILE";
+  public static final String ENV_CA_FILE = "VARROA_CA_FILE";
+  public static final String ENV_IDENTITY_DIR = "VARROA_IDENTITY_DIR";
+  public static final String ENV_CASC_DIR = "VARROA_CASC_DIR";
+  public static final String ENV_CASC_SEED_DIR = "VARROA_CASC_SEED_DIR";
+  public static final String ENV_SECRETS_DIR = "VARROA_SECRETS_DIR";
+  public static final String ENV_LOOPBACK_DIR = "VARROA_LOOPBACK_DIR";
+  /** Container-aware heap sizing keeps the idle mite within its 96 MiB budget. */
+  public static final String JAVA_TOOL_OPTIONS =
+      "-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:TieredStopAtLevel=1 -Xss512k -XX:MaxMetaspaceSize=64m";
   /** Jenkins as the mite reaches it: over localhost, never through the Service. */
   public static final String LOCAL_JENKINS_URL = "http://127.0.0.1:" + JenkinsContainer.HTTP_PORT + "/";
   /** Native sidecar marker on an init container. */
@@ -41,7 +55,7 @@ public final class MiteSidecar {
 
   private MiteSidecar() {}
 
-  static Container render(ResolvedController controller) {
+  static Container render(ResolvedController controller, ChannelEndpoint channel) {
     ResolvedController.Mite mite = controller.mite();
     return new ContainerBuilder()
         .withName(CONTAINER_NAME)
@@ -54,7 +68,19 @@ public final class MiteSidecar {
             new EnvVar(ENV_CONTROLLER_NAMESPACE, controller.namespace(), null),
             new EnvVar(ENV_DRAIN_TIMEOUT_SECONDS, Integer.toString(controller.drainTimeoutSeconds()), null),
             new EnvVar(ENV_STARTUP_WAIT_SECONDS, Integer.toString(STARTUP_WAIT_SECONDS), null),
-            new EnvVar(ENV_JENKINS_URL, LOCAL_JENKINS_URL, null)))
+            new EnvVar(ENV_JENKINS_URL, LOCAL_JENKINS_URL, null),
+            new EnvVar(ENV_CONTROLLER_UID, controller.uid(), null),
+            new EnvVarBuilder().withName(ENV_POD_NAME).withNewValueFrom().withNewFieldRef()
+                .withFieldPath("metadata.name").endFieldRef().endValueFrom().build(),
+            new EnvVar(ENV_GATEWAY_ENDPOINT, channel.gatewayEndpoint(), null),
+            new EnvVar(ENV_BOOTSTRAP_TOKEN_FILE, PodVolumes.MITE_BOOTSTRAP_PATH + "/" + PodVolumes.BOOTSTRAP_TOKEN_FILE, null),
+            new EnvVar(ENV_CA_FILE, PodVolumes.MITE_BOOTSTRAP_PATH + "/" + PodVolumes.BOOTSTRAP_CA_FILE, null),
+            new EnvVar(ENV_IDENTITY_DIR, PodVolumes.MITE_IDENTITY_PATH, null),
+            new EnvVar(ENV_CASC_DIR, PodVolumes.MITE_CASC_PATH, null),
+            new EnvVar(ENV_CASC_SEED_DIR, PodVolumes.CASC_RENDERED_PATH, null),
+            new EnvVar(ENV_SECRETS_DIR, PodVolumes.SECRETS_PATH, null),
+            new EnvVar(ENV_LOOPBACK_DIR, PodVolumes.LOOPBACK_PATH, null),
+            new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null)))
         .withResources(mite.resources().map(JenkinsContainer::copy).orElse(null))
         .withStartupProbe(new ProbeBuilder()
             .withNewHttpGet().withPath(READY_PATH).withPort(new IntOrString(HEALTH_PORT_NAME)).endHttpGet()
@@ -63,7 +89,11 @@ public final class MiteSidecar {
             .build())
         .withVolumeMounts(
             PodVolumes.mount(PodVolumes.LOOPBACK_VOLUME, PodVolumes.LOOPBACK_PATH, false),
-            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, false))
+            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, false),
+            PodVolumes.mount(PodVolumes.CASC_VOLUME, PodVolumes.MITE_CASC_PATH, false),
+            PodVolumes.mount(PodVolumes.CASC_RENDERED_VOLUME, PodVolumes.CASC_RENDERED_PATH, true),
+            PodVolumes.mount(PodVolumes.MITE_IDENTITY_VOLUME, PodVolumes.MITE_IDENTITY_PATH, false),
+            PodVolumes.mount(PodVolumes.MITE_BOOTSTRAP_VOLUME, PodVolumes.MITE_BOOTSTRAP_PATH, true))
         .withSecurityContext(JenkinsPodSecurity.container())
         .build();
   }

@@ -17,11 +17,19 @@ import java.util.Optional;
  * @param updateCenter where plugins come from; empty: the default update site
  * @param podTemplates the PodTemplates of the Controller's namespace; those whose controllerSelector
  *     matches are rendered into the Kubernetes cloud
+ * @param channel the gateway endpoint, the CA and the token verification key the pod is given
  */
 public record RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
-    Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates) {
+    Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel) {
   public RenderInput {
     podTemplates = List.copyOf(podTemplates);
+    java.util.Objects.requireNonNull(channel, "channel");
+  }
+
+  /** A render without a configured channel: the default gateway endpoint and no CA or key. */
+  public RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
+      Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates) {
+    this(controller, profile, bundle, updateCenter, podTemplates, ChannelEndpoint.unconfigured());
   }
 
   public ControllerNames names() {

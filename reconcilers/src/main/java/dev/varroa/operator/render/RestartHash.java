@@ -35,6 +35,9 @@ public final class RestartHash {
     inputs.put("miteImage", mite.image());
     inputs.put("miteImagePullPolicy", mite.imagePullPolicy().orElse(null));
     inputs.put("miteResources", mite.resources().orElse(null));
+    // A mite registers with the CA and endpoint it started with: a change there needs a new pod.
+    inputs.put("gatewayEndpoint", input.channel().gatewayEndpoint());
+    inputs.put("gatewayCa", ControllerLabels.sha256(input.channel().caCertificatePem()));
     ResolvedController.PodCustomisation pod = controller.pod();
     inputs.put("podLabels", pod.labels());
     inputs.put("podAnnotations", pod.annotations());

@@ -67,7 +67,7 @@ public final class StatefulSetRenderer {
         // Service environment variables would crowd Jenkins' environment and leak neighbours' addresses
         .withEnableServiceLinks(false)
         .withSecurityContext(JenkinsPodSecurity.pod())
-        .withInitContainers(MiteSidecar.render(controller), PluginsInitContainer.render(input))
+        .withInitContainers(MiteSidecar.render(controller, input.channel()), PluginsInitContainer.render(input))
         .withContainers(JenkinsContainer.render(input))
         .withVolumes(PodVolumes.of(input.names()))
         .build();

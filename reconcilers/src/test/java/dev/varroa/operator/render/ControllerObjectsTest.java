@@ -26,6 +26,7 @@ class ControllerObjectsTest {
         "ConfigMap/known-hosts",
         "ServiceAccount/team-a-1b4e28ba",
         "ConfigMap/team-a-1b4e28ba-casc",
+        "ConfigMap/team-a-1b4e28ba-channel",
         "ConfigMap/team-a-1b4e28ba-plugins",
         "Service/team-a-1b4e28ba",
         "StatefulSet/team-a-1b4e28ba",
@@ -41,7 +42,7 @@ class ControllerObjectsTest {
       assertThat(o.getMetadata().getOwnerReferences()).isNullOrEmpty();
     });
     assertThat(objects).filteredOn(o -> o.getMetadata().getName().startsWith("team-a-"))
-        .hasSize(8)
+        .hasSize(9)
         .allSatisfy(o -> assertThat(o.getMetadata().getLabels())
             .containsEntry("app.kubernetes.io/name", "jenkins")
             .containsEntry("app.kubernetes.io/instance", "team-a")

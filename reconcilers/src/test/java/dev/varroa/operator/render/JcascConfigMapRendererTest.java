@@ -103,7 +103,7 @@ class JcascConfigMapRendererTest {
     List<ConfigMap> configMaps = ControllerObjects.render(input).stream()
         .filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast).toList();
 
-    assertThat(configMaps).hasSize(3);
+    assertThat(configMaps).hasSize(4);
     assertThat(configMaps).allSatisfy(cm -> assertThat(cm.getData().values())
         .noneMatch(v -> v.contains(secretValue)).noneMatch(v -> v.contains("team-a-github")));
     assertThat(JcascConfigMapRenderer.render(input).getData().get("jcasc.yaml")).contains("${GITHUB_TOKEN}");

@@ -39,7 +39,8 @@ class StatefulSetRendererTest {
   }
 
   private static Map<String, String> env(Container container) {
-    return container.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue, (a, b) -> b));
+    return container.getEnv().stream().filter(e -> e.getValue() != null)
+        .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue, (a, b) -> b));
   }
 
   @Test
@@ -126,14 +127,61 @@ class StatefulSetRendererTest {
   }
 
   @Test
-  void feedsCascFolderFromConfigMapVolume() {
+  void feedsCascFolderFromTheMiteSeededByTheRenderedConfigMap() {
     PodSpec pod = pod(render(""));
 
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("jenkins-casc")).singleElement()
+        .satisfies(v -> assertThat(v.getEmptyDir()).isNotNull());
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("jenkins-casc-rendered")).singleElement()
         .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("team-a-1b4e28ba-casc"));
     assertThat(container(pod.getContainers(), "jenkins").getVolumeMounts())
         .filteredOn(m -> m.getName().equals("jenkins-casc")).singleElement()
         .satisfies(m -> assertThat(m.getReadOnly()).isTrue());
+    Container mite = container(pod.getInitContainers(), "mite");
+    assertThat(mounts(mite)).containsEntry("jenkins-casc", "/var/varroa/casc")
+        .containsEntry("jenkins-casc-rendered", "/var/varroa/casc-rendered");
+    assertThat(env(mite)).containsEntry("VARROA_CASC_DIR", "/var/varroa/casc")
+        .containsEntry("VARROA_CASC_SEED_DIR", "/var/varroa/casc-rendered");
+  }
+
+  @Test
+  void givesTheMiteItsBootstrapTokenCaAndIdentityVolumeAndJenkinsTheVerificationKey() {
+    PodSpec pod = pod(render(""));
+
+    Container mite = container(pod.getInitContainers(), "mite");
+    assertThat(env(mite)).containsEntry("VARROA_CONTROLLER_UID", "1b4e28ba-2fa1-11d2-883f-0016d3cca427")
+        .containsEntry("VARROA_GATEWAY_ENDPOINT", "varroa-gateway.varroa-system.svc:9090")
+        .containsEntry("VARROA_BOOTSTRAP_TOKEN_FILE", "/var/run/varroa-bootstrap/token")
+        .containsEntry("VARROA_CA_FILE", "/var/run/varroa-bootstrap/ca.crt")
+        .containsEntry("VARROA_IDENTITY_DIR", "/var/run/varroa-mite");
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("varroa-mite-identity")).singleElement()
+        .satisfies(v -> assertThat(v.getEmptyDir().getMedium()).isEqualTo("Memory"));
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("varroa-mite-bootstrap")).singleElement()
+        .satisfies(v -> assertThat(v.getProjected().getSources()).satisfiesExactly(
+            s -> assertThat(s.getSecret().getName()).isEqualTo("team-a-1b4e28ba-mite-token"),
+            s -> assertThat(s.getConfigMap().getName()).isEqualTo("team-a-1b4e28ba-channel")));
+    Container jenkins = container(pod.getContainers(), "jenkins");
+    assertThat(mounts(jenkins)).containsEntry("varroa-jwt", "/var/run/varroa-jwt").doesNotContainKey("varroa-mite-identity")
+        .doesNotContainKey("varroa-mite-bootstrap");
+    assertThat(env(jenkins)).containsEntry("VARROA_JWT_PUBLIC_KEY_FILE", "/var/run/varroa-jwt/public.pem")
+        .containsEntry("VARROA_CONTROLLER_UID", "1b4e28ba-2fa1-11d2-883f-0016d3cca427");
+  }
+
+  @Test
+  void rollsThePodWhenTheGatewayCaOrEndpointChangesButNotForTheVerificationKey() {
+    RenderInput base = RenderFixtures.input(RenderFixtures.resolved(RenderFixtures.controller("")), "", RenderFixtures.profile(),
+        java.util.Optional.empty(), java.util.List.of());
+    String hash = RestartHash.of(base);
+    assertThat(RestartHash.of(withChannel(base, new ChannelEndpoint("gw-2:9090", "", "")))).isNotEqualTo(hash);
+    assertThat(RestartHash.of(withChannel(base, new ChannelEndpoint(ChannelEndpoint.DEFAULT_GATEWAY_ENDPOINT,
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", "")))).isNotEqualTo(hash);
+    assertThat(RestartHash.of(withChannel(base, new ChannelEndpoint(ChannelEndpoint.DEFAULT_GATEWAY_ENDPOINT, "",
+        "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n")))).isEqualTo(hash);
+  }
+
+  private static RenderInput withChannel(RenderInput input, ChannelEndpoint channel) {
+    return new RenderInput(input.controller(), input.profile(), input.bundle(), input.updateCenter(),
+        input.podTemplates(), channel);
   }
 
   @Test

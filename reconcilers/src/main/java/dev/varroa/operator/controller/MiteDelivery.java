@@ -1,0 +1,97 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.v1.MiteRoute;
+import dev.varroa.protocol.mite.v1.Command;
+import dev.varroa.protocol.mite.v1.CommandResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pushes desired state to a connected mite: on each new connection and on each new render, once.
+ * The mite reports the digest it holds, so a restarted operator does not reload every Jenkins again.
+ * A result that came back is kept for status until a newer one replaces it.
+ */
+final class MiteDelivery {
+  private static final Logger LOG = LoggerFactory.getLogger(MiteDelivery.class);
+
+  /** One push: to which stream, of what, and its outcome once known. */
+  record Push(String sessionId, String desiredDigest, String bundleDigest, CompletableFuture<CommandResult> result) {}
+
+  /** A finished push, as status reports it. */
+  record Finished(String bundleDigest, CommandResult result) {
+    boolean succeeded() {
+      return result.getOutcome() == CommandResult.Outcome.SUCCEEDED;
+    }
+
+    Instant finishedAt() {
+      return Instant.ofEpochMilli(result.getFinishedAtEpochMillis());
+    }
+  }
+
+  private final ControlChannel channel;
+  private final Clock clock;
+  private final Consumer<ControllerIdentity> finished;
+  private final Map<String, Push> pushes = new ConcurrentHashMap<>();
+  private final Map<String, Finished> results = new ConcurrentHashMap<>();
+
+  /** @param finished told when a push ends, so the Controller is reconciled and its status updated */
+  MiteDelivery(ControlChannel channel, Clock clock, Consumer<ControllerIdentity> finished) {
+    this.channel = channel;
+    this.clock = clock;
+    this.finished = finished;
+  }
+
+  /** Pushes unless the mite already holds this state or this push is under way or was answered on this stream. */
+  void deliver(ControllerIdentity controller, MiteRoute route, DesiredFiles files, String bundleDigest,
+      Duration deadline) {
+    String digest = files.digest();
+    if (digest.equals(route.getObserved().getAppliedBundleDigest())) {
+      return;
+    }
+    Push last = pushes.get(controller.routeKey());
+    if (last != null && (!last.result().isDone()
+        || (last.sessionId().equals(route.getSessionId()) && last.desiredDigest().equals(digest)))) {
+      return;
+    }
+    Command command = Command.newBuilder()
+        .setCommandId(UUID.randomUUID().toString())
+        .setDeadlineEpochMillis(clock.instant().plus(deadline).toEpochMilli())
+        .setDesiredState(files.toDesiredState(channel.jenkinsTokens().issue(controller, clock.instant())))
+        .build();
+    LOG.info("event=desired_state_push controller={} session={} digest={} command={} files={}",
+        controller.routeKey(), route.getSessionId(), digest, command.getCommandId(), files);
+    CompletableFuture<CommandResult> result = channel.send(controller, command);
+    pushes.put(controller.routeKey(), new Push(route.getSessionId(), digest, bundleDigest, result));
+    result.thenAccept(r -> {
+      LOG.info("event=desired_state_result controller={} command={} outcome={} jenkins_status={}",
+          controller.routeKey(), r.getCommandId(), r.getOutcome(), r.getJenkinsStatus());
+      if (r.getOutcome() == CommandResult.Outcome.NOT_CONNECTED) {
+        // the stream went away between route and send: the next connection gets a fresh push
+        pushes.remove(controller.routeKey());
+      } else {
+        results.put(controller.routeKey(), new Finished(bundleDigest, r));
+      }
+      finished.accept(controller);
+    });
+  }
+
+  Optional<Finished> lastResult(ControllerIdentity controller) {
+    return Optional.ofNullable(results.get(controller.routeKey()));
+  }
+
+  void forget(ControllerIdentity controller) {
+    pushes.remove(controller.routeKey());
+    results.remove(controller.routeKey());
+  }
+}

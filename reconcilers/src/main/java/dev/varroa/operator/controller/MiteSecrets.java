@@ -1,0 +1,62 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.api.v1alpha1.SecretVariable;
+import dev.varroa.operator.render.ResolvedController;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The secret values a Controller's JCasC reads, taken from its Secrets at push time. They travel to
+ * the mite in desired state only; no ConfigMap, status or log holds them.
+ */
+final class MiteSecrets {
+  private MiteSecrets() {}
+
+  /** What keeps a secret variable from resolving, naming the field and the fix; empty when all resolve. */
+  static Optional<String> problem(KubernetesClient client, ResolvedController controller) {
+    List<SecretVariable> secrets = controller.secrets();
+    for (int i = 0; i < secrets.size(); i++) {
+      SecretVariable variable = secrets.get(i);
+      Secret secret = client.secrets().inNamespace(controller.namespace()).withName(variable.secretKeyRef.name).get();
+      String field = "spec.secrets[" + i + "] (" + variable.name + ")";
+      if (secret == null) {
+        return Optional.of(field + " names Secret " + variable.secretKeyRef.name + ", which does not exist in namespace "
+            + controller.namespace() + "; fix: create it, or correct " + field + ".secretKeyRef.name");
+      }
+      if (value(secret, variable.secretKeyRef.key) == null) {
+        return Optional.of(field + " names key " + variable.secretKeyRef.key + " of Secret "
+            + variable.secretKeyRef.name + ", which has no such key; fix: add it, or correct " + field
+            + ".secretKeyRef.key");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Variable name to value, for the files JCasC reads as ${NAME}. */
+  static Map<String, byte[]> values(KubernetesClient client, ResolvedController controller) {
+    Map<String, byte[]> values = new LinkedHashMap<>();
+    for (SecretVariable variable : controller.secrets()) {
+      Secret secret = client.secrets().inNamespace(controller.namespace()).withName(variable.secretKeyRef.name).get();
+      byte[] value = secret == null ? null : value(secret, variable.secretKeyRef.key);
+      if (value != null) {
+        values.put(variable.name, value);
+      }
+    }
+    return values;
+  }
+
+  private static byte[] value(Secret secret, String key) {
+    if (secret.getData() != null && secret.getData().containsKey(key)) {
+      return Base64.getDecoder().decode(secret.getData().get(key));
+    }
+    if (secret.getStringData() != null && secret.getStringData().containsKey(key)) {
+      return secret.getStringData().get(key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return null;
+  }
+}
