@@ -6,7 +6,6 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
-import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
@@ -20,6 +19,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.UUID;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECPoint;
+import java.security.spec.ECPublicKeySpec;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.jce.ECNamedCurveTable;
+import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 
@@ -59,18 +71,38 @@ public final class JenkinsTokenIssuer {
     }
   }
 
-  /** Reads a PEM private key (PKCS#8 or SEC1). */
+  /** Reads a PEM private key (PKCS#8 or SEC1); the public half is derived when the file lacks it. */
   public static JenkinsTokenIssuer fromPemFile(Path file) throws IOException {
-    String pem = Files.readString(file);
+    Object parsed;
+    try (PEMParser parser = new PEMParser(Files.newBufferedReader(file))) {
+      parsed = parser.readObject();
+    }
+    JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+    PrivateKey privateKey;
+    if (parsed instanceof PEMKeyPair pair) {
+      privateKey = converter.getKeyPair(pair).getPrivate();
+    } else if (parsed instanceof PrivateKeyInfo info) {
+      privateKey = converter.getPrivateKey(info);
+    } else {
+      throw new IllegalArgumentException(file + " holds no PEM private key; fix: point VARROA_JWT_SIGNING_KEY_FILE at"
+          + " a P-256 key made with `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`");
+    }
+    if (!(privateKey instanceof ECPrivateKey ec) || Curve.forECParameterSpec(ec.getParams()) != Curve.P_256) {
+      throw new IllegalArgumentException(file + " does not hold a P-256 EC key; fix: generate one with"
+          + " `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`");
+    }
+    return new JenkinsTokenIssuer(new ECKey.Builder(Curve.P_256, publicOf(ec)).privateKey(ec).build());
+  }
+
+  // Q = d x G on P-256: PKCS#8 files need not carry the public point.
+  private static ECPublicKey publicOf(ECPrivateKey key) {
+    ECNamedCurveParameterSpec curve = ECNamedCurveTable.getParameterSpec("secp256r1");
+    org.bouncycastle.math.ec.ECPoint q = curve.getG().multiply(key.getS()).normalize();
     try {
-      JWK jwk = JWK.parseFromPEMEncodedObjects(pem);
-      if (!(jwk instanceof ECKey ec) || !Curve.P_256.equals(ec.getCurve())) {
-        throw new IllegalArgumentException(file + " does not hold a P-256 EC key; fix: generate one with"
-            + " `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`");
-      }
-      return new JenkinsTokenIssuer(ec);
-    } catch (JOSEException e) {
-      throw new IllegalArgumentException(file + " is not a PEM key: " + e.getMessage(), e);
+      return (ECPublicKey) KeyFactory.getInstance("EC").generatePublic(new ECPublicKeySpec(
+          new ECPoint(q.getAffineXCoord().toBigInteger(), q.getAffineYCoord().toBigInteger()), key.getParams()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("deriving the P-256 public key failed: " + e.getMessage(), e);
     }
   }
 

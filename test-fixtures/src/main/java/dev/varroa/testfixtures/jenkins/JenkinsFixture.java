@@ -1,0 +1,553 @@
+package dev.varroa.testfixtures.jenkins;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.varroa.testfixtures.process.LoopbackPort;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitOption;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/**
+ * A contract fixture standing in for Jenkins: an HTTP server on 127.0.0.1 that answers the endpoints the mite calls
+ * the way Jenkins core and the configuration-as-code plugin answer them, so mite tests run without Jenkins. Every
+ * behaviour comes from Jenkins' sources, named below by class and method; what the fixture leaves out is said too.
+ *
+ * <h2>Request pipeline, in Jenkins' filter order</h2>
+ * <ol>
+ * <li><b>Boot.</b> While {@link #booting()}, every path answers 503 with the "getting ready to work" page
+ *     (hudson.util.HudsonIsLoading#doDynamic). After {@link #bootFailed(String)}, every path answers 503 with the
+ *     message in the page (hudson.util.ErrorObject#doDynamic for BootFailure; ConfigurationAsCodeBootFailure#doDynamic
+ *     when CasC broke the boot). Neither page is guaranteed X-Jenkins headers (Functions#advertiseHeaders writes
+ *     nothing while Jenkins.getInstanceOrNull() is null), so the fixture sends none.</li>
+ * <li><b>Authentication.</b> {@code Authorization: Bearer <jwt>} goes to {@link #bearerTokenAccepted(Predicate)}
+ *     (plug in the realm's JenkinsTokenVerifier). A refused token answers 401 with
+ *     {@code WWW-Authenticate: Bearer realm="Jenkins"} on every path: the Varroa realm's contract, the way
+ *     jenkins.security.BasicHeaderProcessor#fail answers refused Basic credentials (401, never a fallback to
+ *     anonymous). An accepted token acts as the administrator {@value #VERIFIED_BEARER_USER}. A Basic header always
+ *     answers 401 (the fixture knows no users); no header, a blank bearer or another scheme is anonymous.</li>
+ * <li><b>CSRF</b> (hudson.security.csrf.CrumbFilter#doFilter). A POST needs a crumb in the {@code Jenkins-Crumb}
+ *     header or form field, else 403 "No valid crumb was included in the request" (CrumbFilter ignores the legacy
+ *     {@code .crumb} field it looks up). {@code GET /crumbIssuer/api/json} issues it, computed as
+ *     DefaultCrumbIssuer#issueCrumb does from user, client IP and HTTP session id: the caller must send back the
+ *     {@code JSESSIONID.*} cookie that came with the crumb. Exclusions run first: TokenReloadCrumbExclusion (exactly
+ *     {@code /reload-configuration-as-code/}, trailing slash included, and only while a reload token is set) and,
+ *     with {@link #csrfExclusionForVerifiedBearer(boolean)} on, the Varroa realm's BearerCrumbExclusion, which exempts
+ *     a POST only when its bearer verifies (like core's jenkins.security.ApiCrumbExclusion does for API tokens); a
+ *     refused bearer has already been answered 401 by then.</li>
+ * <li><b>Read permission</b> (Jenkins#getTarget with ALWAYS_READABLE_PATHS and UnprotectedRootActions). Anonymous may
+ *     reach {@code /login} and {@code /reload-configuration-as-code} only; anything else answers 403 with the
+ *     "Authentication required" page and X-You-Are-Authenticated-As / X-Required-Permission headers
+ *     (HudsonAuthenticationEntryPoint#commence, AccessDeniedException3#reportAsHeaders). Jenkins answers anonymous
+ *     with 403, never 401; 401 only means presented credentials were refused.</li>
+ * </ol>
+ *
+ * <h2>Routes</h2>
+ * <ul>
+ * <li>{@code GET /login}: 200, a layout page (lib/layout/layout.jelly): X-Hudson, X-Jenkins, X-Jenkins-Session, and a
+ *     session cookie.</li>
+ * <li>{@code GET /api/json}: Jenkins' exported bean (description, mode, nodeDescription, nodeName, numExecutors,
+ *     quietDownReason, quietingDown, url, useCrumbs, useSecurity; jobs and views are not modelled). API responses
+ *     carry X-Jenkins, X-Jenkins-Session, X-Content-Type-Options and X-Frame-Options (hudson.model.Api#setHeaders), but
+ *     not X-Hudson. Redirects and sendError pages carry none of them.</li>
+ * <li>{@code GET /computer/api/json}: hudson.model.ComputerSet with the built-in node's
+ *     {@value #BUILT_IN_NODE_EXECUTORS} executors (Jenkins' default numExecutors) and its one-off executors.
+ *     {@code ?depth=} and {@code ?tree=} prune as Stapler does: at the default depth 0 each executor is an empty
+ *     {@code {}}; {@code idle}/{@code currentExecutable} need depth=1 or a tree; at depth=1 a run shows only
+ *     {@code _class}, {@code number} and {@code url} (Run#getNumber and Run#getAbsoluteUrl are
+ *     {@code @Exported(visibility = 2)}), and {@code fullDisplayName} needs depth=2 or a tree.
+ *     <b>busyExecutors and totalExecutors do not count one-off executors</b>: ComputerSet#getBusyExecutors sums
+ *     Computer#countBusy, which counts {@code executors} only. Pipeline runs sit on one-off executors, so a drain
+ *     must count {@code oneOffExecutors[].idle == false} itself; Computer#isIdle (the computer's {@code idle}) does
+ *     include them.</li>
+ * <li>{@code GET /crumbIssuer/api/json}: {@code {"_class":"hudson.security.csrf.DefaultCrumbIssuer","crumb":…,
+ *     "crumbRequestField":"Jenkins-Crumb"}}, opening a session.</li>
+ * <li>{@code POST /quietDown} (Jenkins#doQuietDown: {@code @RequirePOST}, Jenkins.MANAGE): 302 to the root URL; the optional
+ *     {@code message} becomes quietDownReason; {@code block=true} holds the answer until no executor is busy or
+ *     {@code timeout} milliseconds pass (Jenkins polls RestartListener#isAllReady, which can let builds whose
+ *     execution does not block restart through earlier; the fixture waits for every build).
+ *     {@code POST /cancelQuietDown} (Jenkins#doCancelQuietDown): 302 to the root URL. Any other method on a
+ *     {@code @RequirePOST} route answers 405 with {@code Allow: POST} (RequirePOST.Processor).</li>
+ * <li>{@code POST /configuration-as-code/reload}, also under {@code /manage/} (ConfigurationAsCode#doReload,
+ *     Jenkins.MANAGE): reads the YAML files under {@link #cascDirectory(Path)} the way ConfigurationAsCode#configs
+ *     walks it, takes {@link #configurationDelay(Duration)}, then succeeds with 302 to
+ *     {@code <root>configuration-as-code/}, or, on a ConfiguratorException, <b>answers 200</b> with the
+ *     "Error loading configuration" page holding the message (doReload catches the exception and forwards to
+ *     error.jelly without setting a status; handleExceptionOnReloading). A missing path is such an exception:
+ *     "Invalid configuration: '&lt;path&gt;' isn't a valid path.".</li>
+ * <li>{@code POST /reload-configuration-as-code/?casc-reload-token=…} (TokenReloadAction#doIndex, unprotected):
+ *     404 while no token is set (CASC_RELOAD_TOKEN / casc.reload.token), 401 for a missing or wrong token, 200 with an
+ *     empty body on success, and on a ConfiguratorException 500 with
+ *     {@code {"status":"error","message":"Failed to reload configuration: …"}}.</li>
+ * <li>{@code POST /configuration-as-code/check} (ConfigurationAsCode#doCheck, body = YAML): 200 {@code []} when the
+ *     YAML parses and the configuration is accepted, else 400 {@code [{"line":-1,"message":…}]}.
+ *     {@code POST /configuration-as-code/apply} (ConfigurationAsCode#doApply): applies the standard sources plus the
+ *     posted YAML; 200 with an empty body, or 500 when the ConfiguratorException escapes to Stapler.</li>
+ * <li>Anything else: 404.</li>
+ * </ul>
+ * State changes are safe to call from tests while requests are in flight.
+ */
+public final class JenkinsFixture implements AutoCloseable {
+
+    /** The version the fixture reports unless told otherwise. */
+    public static final String DEFAULT_VERSION = "2.555.2";
+
+    /** Jenkins' default {@code numExecutors} for the built-in node. */
+    public static final int BUILT_IN_NODE_EXECUTORS = 2;
+
+    /** The user an accepted bearer token acts as (the operator's JWTs carry {@code sub=mite}); crumbs are bound to it. */
+    public static final String VERIFIED_BEARER_USER = "mite";
+
+    // ConfigurationAsCode.YAML_FILES_PATTERN
+    private static final PathMatcher YAML_FILES = FileSystems.getDefault().getPathMatcher("glob:**.{yml,yaml,YAML,YML}");
+
+    private enum BootState { BOOTING, FAILED, READY }
+
+    private final Object lock = new Object();
+    private final String version;
+    private final String sessionHash;
+    private final SessionCrumbIssuer crumbIssuer = new SessionCrumbIssuer();
+    private final HttpServer server;
+    private final ExecutorService requestThreads;
+    private final URI url;
+
+    private BootState bootState = BootState.READY;
+    private String bootFailure;
+    private boolean quietingDown;
+    private String quietDownReason;
+    private Path cascDirectory;
+    private String cascReloadToken;
+    private String configurationRejection;
+    private Duration configurationDelay = Duration.ZERO;
+    private Predicate<String> bearerTokenAccepted = token -> false;
+    private boolean csrfExclusionForVerifiedBearer = true;
+    private boolean closed;
+    private final RunningBuild[] executors = new RunningBuild[BUILT_IN_NODE_EXECUTORS];
+    private final List<RunningBuild> oneOffExecutors = new ArrayList<>();
+    private final Map<String, Integer> lastBuildNumbers = new HashMap<>();
+    private final List<RecordedRequest> requests = new ArrayList<>();
+    private final List<AppliedConfiguration> appliedConfigurations = new ArrayList<>();
+
+    private JenkinsFixture(String version) throws IOException {
+        this.version = Objects.requireNonNull(version, "version");
+        // Jenkins.SESSION_HASH: a random hex string that changes with every Jenkins start.
+        this.sessionHash = Integer.toHexString(new SecureRandom().nextInt());
+        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(LoopbackPort.HOST), 0), 0);
+        // Slow reloads and blocking quiet-downs hold their thread, so every request gets its own.
+        this.requestThreads = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "jenkins-fixture-request");
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(requestThreads);
+        server.createContext("/", new JenkinsRequestHandler(this, crumbIssuer));
+        server.start();
+        this.url = URI.create("http://" + LoopbackPort.HOST + ":" + server.getAddress().getPort() + "/");
+    }
+
+    /** Starts a ready Jenkins reporting {@value #DEFAULT_VERSION} on a free loopback port. */
+    public static JenkinsFixture start() {
+        return start(DEFAULT_VERSION);
+    }
+
+    /** Starts a ready Jenkins reporting {@code version} in X-Jenkins. */
+    public static JenkinsFixture start(String version) {
+        try {
+            return new JenkinsFixture(version);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the Jenkins fixture on " + LoopbackPort.HOST, e);
+        }
+    }
+
+    /** {@code http://127.0.0.1:<port>/}, with the trailing slash Jenkins' root URL has. */
+    public URI url() {
+        return url;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    /** The X-Jenkins-Session value; a new fixture has a new one, as a restarted Jenkins does. */
+    public String sessionHash() {
+        return sessionHash;
+    }
+
+    /** Every path answers 503 as HudsonIsLoading does until {@link #ready()}. */
+    public void booting() {
+        setBoot(BootState.BOOTING, null);
+    }
+
+    /** Every path answers 503 with {@code message} in the page, as a BootFailure does. */
+    public void bootFailed(String message) {
+        setBoot(BootState.FAILED, Objects.requireNonNull(message, "message"));
+    }
+
+    /** Serves normally; the state a new fixture starts in. */
+    public void ready() {
+        setBoot(BootState.READY, null);
+    }
+
+    /** Where configuration-as-code reads YAML from (CASC_JENKINS_CONFIG: a directory or one file); null for none. */
+    public void cascDirectory(Path directory) {
+        synchronized (lock) {
+            cascDirectory = directory == null ? null : directory.toAbsolutePath();
+        }
+    }
+
+    /** Enables {@code /reload-configuration-as-code/} with this token, as CASC_RELOAD_TOKEN does; null disables it. */
+    public void cascReloadToken(String token) {
+        synchronized (lock) {
+            cascReloadToken = token == null || token.isEmpty() ? null : token;
+        }
+    }
+
+    /** Configuration runs succeed; the state a new fixture starts in. */
+    public void acceptConfiguration() {
+        synchronized (lock) {
+            configurationRejection = null;
+        }
+    }
+
+    /** Every configuration run fails with a ConfiguratorException carrying {@code message}, until accepted again. */
+    public void rejectConfiguration(String message) {
+        synchronized (lock) {
+            configurationRejection = Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** How long each configuration run works before it answers, to imitate a slow reload; zero by default. */
+    public void configurationDelay(Duration delay) {
+        synchronized (lock) {
+            configurationDelay = Objects.requireNonNull(delay, "delay");
+        }
+    }
+
+    /** The verifier for {@code Authorization: Bearer} tokens; by default every token is refused. */
+    public void bearerTokenAccepted(Predicate<String> verifier) {
+        synchronized (lock) {
+            bearerTokenAccepted = Objects.requireNonNull(verifier, "verifier");
+        }
+    }
+
+    /** Whether a POST with an accepted bearer token needs no crumb, as the Varroa realm's exclusion allows; on by default. */
+    public void csrfExclusionForVerifiedBearer(boolean enabled) {
+        synchronized (lock) {
+            csrfExclusionForVerifiedBearer = enabled;
+        }
+    }
+
+    /**
+     * Starts a build of {@code jobName}: on a one-off executor (a Pipeline run, a flyweight task) when {@code oneOff},
+     * else on the first idle numbered executor of the built-in node.
+     *
+     * @throws IllegalStateException when {@code oneOff} is false and every numbered executor is busy
+     */
+    public RunningBuild startBuild(String jobName, boolean oneOff) {
+        Objects.requireNonNull(jobName, "jobName");
+        synchronized (lock) {
+            int slot = IntStream.range(0, executors.length).filter(i -> executors[i] == null).findFirst().orElse(-1);
+            if (!oneOff && slot < 0) {
+                throw new IllegalStateException("all " + executors.length + " executors of the built-in node are busy; "
+                        + "finish a RunningBuild first or start this one with oneOff=true");
+            }
+            RunningBuild build = new RunningBuild(this, jobName, lastBuildNumbers.merge(jobName, 1, Integer::sum),
+                    oneOff, System.currentTimeMillis());
+            if (oneOff) {
+                oneOffExecutors.add(build);
+            } else {
+                executors[slot] = build;
+            }
+            return build;
+        }
+    }
+
+    /** Whether Jenkins is in quiet-down mode. */
+    public boolean quietingDown() {
+        synchronized (lock) {
+            return quietingDown;
+        }
+    }
+
+    /** Every answered request, oldest first. */
+    public List<RecordedRequest> requests() {
+        synchronized (lock) {
+            return List.copyOf(requests);
+        }
+    }
+
+    /** Every successful configuration-as-code run, oldest first. */
+    public List<AppliedConfiguration> appliedConfigurations() {
+        synchronized (lock) {
+            return List.copyOf(appliedConfigurations);
+        }
+    }
+
+    /** The newest successful configuration-as-code run, if any. */
+    public Optional<AppliedConfiguration> lastAppliedConfiguration() {
+        synchronized (lock) {
+            return appliedConfigurations.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(appliedConfigurations.get(appliedConfigurations.size() - 1));
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+            lock.notifyAll();
+        }
+        server.stop(0);
+        requestThreads.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return "JenkinsFixture[" + url + ", version " + version + "]";
+    }
+
+    // ---- used by JenkinsRequestHandler and RunningBuild ----
+
+    /** Why every path answers 503 right now: still booting ({@code failure} null) or failed; empty once ready. */
+    record BootProblem(String failure) {
+    }
+
+    Optional<BootProblem> bootProblem() {
+        synchronized (lock) {
+            return bootState == BootState.READY ? Optional.empty() : Optional.of(new BootProblem(bootFailure));
+        }
+    }
+
+    boolean acceptsBearer(String token) {
+        Predicate<String> verifier;
+        synchronized (lock) {
+            verifier = bearerTokenAccepted;
+        }
+        // The verifier runs outside the lock: a real JWT check may be slow and must not stall other requests.
+        return verifier.test(token);
+    }
+
+    boolean csrfExclusionForVerifiedBearer() {
+        synchronized (lock) {
+            return csrfExclusionForVerifiedBearer;
+        }
+    }
+
+    String cascReloadToken() {
+        synchronized (lock) {
+            return cascReloadToken;
+        }
+    }
+
+    void record(RecordedRequest request) {
+        synchronized (lock) {
+            requests.add(request);
+        }
+    }
+
+    void finish(RunningBuild build) {
+        synchronized (lock) {
+            oneOffExecutors.remove(build);
+            for (int i = 0; i < executors.length; i++) {
+                if (executors[i] == build) {
+                    executors[i] = null;
+                }
+            }
+            lock.notifyAll();
+        }
+    }
+
+    void quietDown(String reason) {
+        synchronized (lock) {
+            quietingDown = true;
+            quietDownReason = reason;
+        }
+    }
+
+    void cancelQuietDown() {
+        synchronized (lock) {
+            quietingDown = false;
+            quietDownReason = null;
+            lock.notifyAll();
+        }
+    }
+
+    /** Jenkins#doQuietDown's block loop: until quiet-down ends, nothing runs, or the timeout (ms, 0 = none) passes. */
+    void awaitQuiet(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMillis(timeoutMillis).toNanos();
+        synchronized (lock) {
+            while (!closed && quietingDown && !allExecutorsIdle()) {
+                long leftNanos = deadline - System.nanoTime();
+                if (timeoutMillis > 0 && leftNanos <= 0) {
+                    return;
+                }
+                // Rounded up, so the answer never comes before the timeout the caller asked for.
+                lock.wait(timeoutMillis > 0 ? Math.max(1, (leftNanos + 999_999) / 1_000_000) : 0);
+            }
+        }
+    }
+
+    /**
+     * ConfigurationAsCode#configure: read the standard sources (plus {@code postedYaml} for apply), work for the
+     * configured delay, then succeed or fail.
+     *
+     * @return the ConfiguratorException message, or empty when the run succeeded and was recorded
+     */
+    Optional<String> configure(String trigger, String postedYaml) throws InterruptedException {
+        Path path;
+        String rejection;
+        Duration delay;
+        synchronized (lock) {
+            path = cascDirectory;
+            rejection = configurationRejection;
+            delay = configurationDelay;
+        }
+        List<ConfigurationSource> sources = new ArrayList<>();
+        if (path != null) {
+            if (!Files.exists(path)) {
+                return Optional.of("Invalid configuration: '" + path + "' isn't a valid path.");
+            }
+            sources.addAll(readYaml(path));
+        }
+        if (postedYaml != null) {
+            sources.add(new ConfigurationSource(ConfigurationSource.REQUEST_BODY, postedYaml));
+        }
+        Thread.sleep(delay.toMillis());
+        if (rejection != null) {
+            return Optional.of(rejection);
+        }
+        synchronized (lock) {
+            appliedConfigurations.add(new AppliedConfiguration(trigger, Instant.now(), sources));
+        }
+        return Optional.empty();
+    }
+
+    /** A ConfiguratorException the check route would raise for an accepted YAML document, if any. */
+    Optional<String> configurationRejection() {
+        synchronized (lock) {
+            return Optional.ofNullable(configurationRejection);
+        }
+    }
+
+    ExportedObject jenkinsApi() {
+        synchronized (lock) {
+            return new ExportedObject("hudson.model.Hudson")
+                    .with("description", null)
+                    .with("mode", "NORMAL")
+                    .with("nodeDescription", "the Jenkins controller's built-in node")
+                    .with("nodeName", "")
+                    .with("numExecutors", BUILT_IN_NODE_EXECUTORS)
+                    .with("quietDownReason", quietDownReason)
+                    .with("quietingDown", quietingDown)
+                    .with("url", url.toString())
+                    .with("useCrumbs", true)
+                    .with("useSecurity", true);
+        }
+    }
+
+    ExportedObject computerSetApi() {
+        synchronized (lock) {
+            List<ExportedObject> numbered = IntStream.range(0, executors.length)
+                    .mapToObj(i -> executorApi(executors[i], i)).toList();
+            List<ExportedObject> oneOff = oneOffExecutors.stream().map(build -> executorApi(build, -1)).toList();
+            int busy = (int) Stream.of(executors).filter(Objects::nonNull).count();
+            ExportedObject builtIn = new ExportedObject("hudson.model.Hudson$MasterComputer")
+                    .with("displayName", "Built-In Node")
+                    .with("executors", numbered)
+                    .with("idle", allExecutorsIdle())
+                    .with("numExecutors", executors.length)
+                    .with("offline", false)
+                    .with("oneOffExecutors", oneOff)
+                    .with("temporarilyOffline", false);
+            return new ExportedObject("hudson.model.ComputerSet")
+                    .with("busyExecutors", busy)
+                    .inline("computer", List.of(builtIn))
+                    .with("displayName", "Nodes")
+                    .with("totalExecutors", executors.length);
+        }
+    }
+
+    // Executor's @Exported properties; a OneOffExecutor has number -1, and progress is -1 without an estimate.
+    private static ExportedObject executorApi(RunningBuild build, int number) {
+        return new ExportedObject(null)
+                .with("currentExecutable", build == null ? null : runApi(build))
+                .with("idle", build == null)
+                .with("likelyStuck", false)
+                .with("number", number)
+                .with("progress", -1);
+    }
+
+    private static ExportedObject runApi(RunningBuild build) {
+        String runClass = build.oneOff() ? "org.jenkinsci.plugins.workflow.job.WorkflowRun" : "hudson.model.FreeStyleBuild";
+        return new ExportedObject(runClass)
+                .with("building", true)
+                .with("displayName", "#" + build.number())
+                .with("fullDisplayName", build.jobName() + " #" + build.number())
+                .with("id", String.valueOf(build.number()))
+                .with("number", 2, build.number())
+                .with("result", null)
+                .with("timestamp", build.startedAtMillis())
+                .with("url", 2, build.url());
+    }
+
+    private boolean allExecutorsIdle() {
+        return oneOffExecutors.isEmpty() && Stream.of(executors).allMatch(Objects::isNull);
+    }
+
+    private void setBoot(BootState state, String failure) {
+        synchronized (lock) {
+            bootState = state;
+            bootFailure = failure;
+        }
+    }
+
+    // ConfigurationAsCode#configs: one readable file as is, or every YAML file below a directory, sorted,
+    // skipping any path with a name that starts with a dot.
+    private static List<ConfigurationSource> readYaml(Path path) {
+        try {
+            List<Path> files;
+            if (Files.isRegularFile(path) && Files.isReadable(path)) {
+                files = List.of(path);
+            } else {
+                try (Stream<Path> found = Files.find(path, Integer.MAX_VALUE,
+                        (next, attributes) -> !attributes.isDirectory() && !isHidden(next) && YAML_FILES.matches(next),
+                        FileVisitOption.FOLLOW_LINKS)) {
+                    files = found.sorted().toList();
+                }
+            }
+            List<ConfigurationSource> sources = new ArrayList<>();
+            for (Path file : files) {
+                sources.add(new ConfigurationSource(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
+            }
+            return sources;
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed config scan for " + path, e);
+        }
+    }
+
+    private static boolean isHidden(Path path) {
+        return IntStream.range(0, path.getNameCount()).anyMatch(i -> path.getName(i).toString().startsWith("."));
+    }
+}
