@@ -27,6 +27,11 @@ public final class BusNames {
     return "varroa.gateway." + token(gatewayId) + ".commands";
   }
 
+  /** Notices that the command queue holds work for a mite this gateway holds; payload ControllerRef. */
+  public static String gatewayQueuedNotices(String gatewayId) {
+    return "varroa.gateway." + token(gatewayId) + ".queued";
+  }
+
   /** Subject a one-shot command for this controller is queued on. */
   public static String queuedCommands(ControllerIdentity controller) {
     return "varroa.commands." + controller.routeKey();

@@ -134,10 +134,14 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     return List.of(statefulSets, pods, bundles);
   }
 
+  /** A Controller without its own bundle reference may inherit one from its class or the defaults: it may use any. */
   private static boolean usesBundle(Controller controller, ComposedBundle bundle) {
-    return controller.getMetadata().getNamespace().equals(bundle.getMetadata().getNamespace())
-        && controller.getSpec() != null && controller.getSpec().composedBundleRef != null
-        && bundle.getMetadata().getName().equals(controller.getSpec().composedBundleRef.name);
+    if (!controller.getMetadata().getNamespace().equals(bundle.getMetadata().getNamespace())
+        || controller.getSpec() == null) {
+      return false;
+    }
+    return controller.getSpec().composedBundleRef == null
+        || bundle.getMetadata().getName().equals(controller.getSpec().composedBundleRef.name);
   }
 
   @Override
