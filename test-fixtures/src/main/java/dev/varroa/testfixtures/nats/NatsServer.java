@@ -5,10 +5,18 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 
-/** A running nats-server with JetStream, as tests see it: its URL and a way to connect. */
-public record NatsServer(String url) {
+/**
+ * A running nats-server with JetStream, as tests see it: its URL, a way to connect, and the store
+ * directory, which tests scan to prove what never reaches JetStream.
+ */
+public record NatsServer(String url, Path storeDirectory) {
+
+    public NatsServer(String url) {
+        this(url, null);
+    }
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** The nats-server child process and its store directory; closing stops one and deletes the other. */
-final class NatsServerProcess implements ClassScopedFixtureExtension.Running<NatsServer> {
+public final class NatsServerProcess implements ClassScopedFixtureExtension.Running<NatsServer> {
 
     private static final Duration READY_DEADLINE = Duration.ofSeconds(30);
     private static final Duration PROBE_CONNECT_TIMEOUT = Duration.ofSeconds(1);
@@ -28,11 +28,11 @@ final class NatsServerProcess implements ClassScopedFixtureExtension.Running<Nat
     }
 
     /** Starts {@code nats-server -js} on a free loopback port; on failure the directory is kept for its log. */
-    static NatsServerProcess start() throws InterruptedException {
+    public static NatsServerProcess start() throws InterruptedException {
         Executable binary = Executable.require("nats-server", "nats-server");
         ThrowawayDirectory directory = ThrowawayDirectory.create("varroa-nats-");
         int port = LoopbackPort.pickFree();
-        NatsServer server = new NatsServer("nats://" + LoopbackPort.HOST + ":" + port);
+        NatsServer server = new NatsServer("nats://" + LoopbackPort.HOST + ":" + port, directory.resolve("jetstream"));
         List<String> command = List.of(binary.toString(),
                 "-a", LoopbackPort.HOST,
                 "-p", Integer.toString(port),

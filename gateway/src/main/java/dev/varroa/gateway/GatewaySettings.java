@@ -1,0 +1,212 @@
+package dev.varroa.gateway;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a gateway runs. Production reads it from the environment ({@link #fromEnv()}); tests build it
+ * with {@link #of} and the {@code with...} copies.
+ *
+ * @param natsUrl one URL or several, comma-separated; never with credentials in it
+ * @param natsUserFile file holding the NATS user, read again at every (re)connect; null for none
+ * @param natsPasswordFile file holding the NATS password, read again at every (re)connect; null for none
+ * @param tlsCertFile the gateway's server certificate chain (PEM); null to have the CA issue one at start
+ * @param tlsDnsNames names a self-issued server certificate carries (when tlsCertFile is null)
+ * @param tlsIpAddresses addresses a self-issued server certificate carries (when tlsCertFile is null)
+ */
+public record GatewaySettings(
+    String gatewayId,
+    String listenHost,
+    int listenPort,
+    String natsUrl,
+    Path natsUserFile,
+    Path natsPasswordFile,
+    Path caCertFile,
+    Path caKeyFile,
+    Path tlsCertFile,
+    Path tlsKeyFile,
+    List<String> tlsDnsNames,
+    List<String> tlsIpAddresses,
+    Duration heartbeatInterval,
+    Duration queuedCommandAckWait,
+    Duration ackProgressInterval) {
+
+  /** "Gateway reachability on TCP 9090" */
+  public static final int DEFAULT_PORT = 9090;
+  public static final String DEFAULT_LISTEN_HOST = "0.0.0.0";
+  /** "The mite sends a heartbeat every 15 seconds." */
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
+  /** "the 60-second ack wait of a running one-shot command" */
+  public static final Duration QUEUED_COMMAND_ACK_WAIT = Duration.ofSeconds(60);
+  /** "The gateway extends the 60-second ack wait ... every 15 seconds" */
+  public static final Duration ACK_PROGRESS_INTERVAL = Duration.ofSeconds(15);
+
+  public GatewaySettings {
+    requireText(gatewayId, "gatewayId (VARROA_GATEWAY_ID)");
+    requireText(listenHost, "listenHost (VARROA_GATEWAY_LISTEN)");
+    requireText(natsUrl, "natsUrl (VARROA_NATS_URL)");
+    Objects.requireNonNull(caCertFile, "caCertFile (VARROA_CA_CERT_FILE) is required");
+    Objects.requireNonNull(caKeyFile, "caKeyFile (VARROA_CA_KEY_FILE) is required");
+    if (listenPort < 0 || listenPort > 65535) {
+      throw new IllegalArgumentException("listen port " + listenPort + " is not a TCP port (0 picks a free one)");
+    }
+    if ((tlsCertFile == null) != (tlsKeyFile == null)) {
+      throw new IllegalArgumentException("set both VARROA_TLS_CERT_FILE and VARROA_TLS_KEY_FILE, or neither "
+          + "(the CA then issues the gateway's server certificate)");
+    }
+    tlsDnsNames = List.copyOf(tlsDnsNames);
+    tlsIpAddresses = List.copyOf(tlsIpAddresses);
+    if (tlsCertFile == null && tlsDnsNames.isEmpty() && tlsIpAddresses.isEmpty()) {
+      throw new IllegalArgumentException("a self-issued server certificate needs a DNS name or IP address: set "
+          + "VARROA_TLS_DNS_NAMES");
+    }
+    requirePositive(heartbeatInterval, "heartbeatInterval");
+    requirePositive(queuedCommandAckWait, "queuedCommandAckWait");
+    requirePositive(ackProgressInterval, "ackProgressInterval");
+    if (ackProgressInterval.compareTo(queuedCommandAckWait) >= 0) {
+      throw new IllegalArgumentException("the ack progress interval (" + ackProgressInterval + ") must be shorter "
+          + "than the ack wait (" + queuedCommandAckWait + ") or a slow command is redelivered");
+    }
+  }
+
+  /** Defaults for everything but the gateway id, NATS and the CA; the server certificate is self-issued. */
+  public static GatewaySettings of(String gatewayId, String natsUrl, Path caCertFile, Path caKeyFile) {
+    return new GatewaySettings(gatewayId, DEFAULT_LISTEN_HOST, DEFAULT_PORT, natsUrl, null, null, caCertFile,
+        caKeyFile, null, null, defaultDnsNames(), List.of("127.0.0.1"), HEARTBEAT_INTERVAL, QUEUED_COMMAND_ACK_WAIT,
+        ACK_PROGRESS_INTERVAL);
+  }
+
+  public GatewaySettings withListen(String host, int port) {
+    return new GatewaySettings(gatewayId, host, port, natsUrl, natsUserFile, natsPasswordFile, caCertFile, caKeyFile,
+        tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
+        ackProgressInterval);
+  }
+
+  public GatewaySettings withNatsCredentialFiles(Path userFile, Path passwordFile) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, userFile, passwordFile, caCertFile,
+        caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
+        ackProgressInterval);
+  }
+
+  public GatewaySettings withTlsFiles(Path certFile, Path keyFile) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile,
+        caCertFile, caKeyFile, certFile, keyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval);
+  }
+
+  public GatewaySettings withTlsNames(List<String> dnsNames, List<String> ipAddresses) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile,
+        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, dnsNames, ipAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval);
+  }
+
+  public GatewaySettings withHeartbeatInterval(Duration interval) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile,
+        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, interval,
+        queuedCommandAckWait, ackProgressInterval);
+  }
+
+  public GatewaySettings withQueuedCommandTiming(Duration ackWait, Duration progressInterval) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile,
+        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, ackWait,
+        progressInterval);
+  }
+
+  /** Reads the process environment; see {@link #fromEnv(Map)} for the variables. */
+  public static GatewaySettings fromEnv() {
+    return fromEnv(System.getenv());
+  }
+
+  /**
+   * VARROA_GATEWAY_ID (default: host name), VARROA_GATEWAY_LISTEN (default 0.0.0.0:9090),
+   * VARROA_NATS_URL (required), VARROA_NATS_USER_FILE, VARROA_NATS_PASSWORD_FILE,
+   * VARROA_CA_CERT_FILE and VARROA_CA_KEY_FILE (required), VARROA_TLS_CERT_FILE and VARROA_TLS_KEY_FILE
+   * (optional pair), VARROA_TLS_DNS_NAMES and VARROA_TLS_IP_ADDRESSES (comma lists for a self-issued
+   * server certificate; default: host name and localhost, 127.0.0.1).
+   */
+  public static GatewaySettings fromEnv(Map<String, String> env) {
+    String gatewayId = env.getOrDefault("VARROA_GATEWAY_ID", hostName());
+    String listen = env.getOrDefault("VARROA_GATEWAY_LISTEN", DEFAULT_LISTEN_HOST + ":" + DEFAULT_PORT);
+    int colon = listen.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("VARROA_GATEWAY_LISTEN must be host:port, got '" + listen + "'");
+    }
+    String host = listen.substring(0, colon).replace("[", "").replace("]", "");
+    int port;
+    try {
+      port = Integer.parseInt(listen.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("VARROA_GATEWAY_LISTEN must be host:port, got '" + listen + "'");
+    }
+    String natsUrl = required(env, "VARROA_NATS_URL");
+    List<String> dnsNames = list(env.get("VARROA_TLS_DNS_NAMES"));
+    List<String> ips = list(env.get("VARROA_TLS_IP_ADDRESSES"));
+    return new GatewaySettings(gatewayId, host, port, natsUrl, path(env, "VARROA_NATS_USER_FILE"),
+        path(env, "VARROA_NATS_PASSWORD_FILE"), Path.of(required(env, "VARROA_CA_CERT_FILE")),
+        Path.of(required(env, "VARROA_CA_KEY_FILE")), path(env, "VARROA_TLS_CERT_FILE"),
+        path(env, "VARROA_TLS_KEY_FILE"), dnsNames.isEmpty() ? defaultDnsNames() : dnsNames,
+        ips.isEmpty() && dnsNames.isEmpty() ? List.of("127.0.0.1") : ips, HEARTBEAT_INTERVAL,
+        QUEUED_COMMAND_ACK_WAIT, ACK_PROGRESS_INTERVAL);
+  }
+
+  private static String required(Map<String, String> env, String name) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(name + " is not set: the gateway needs it to start");
+    }
+    return value.strip();
+  }
+
+  private static Path path(Map<String, String> env, String name) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? null : Path.of(value.strip());
+  }
+
+  private static List<String> list(String commaSeparated) {
+    if (commaSeparated == null) {
+      return List.of();
+    }
+    return Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+  }
+
+  private static List<String> defaultDnsNames() {
+    List<String> names = new ArrayList<>();
+    names.add("localhost");
+    String host = hostName();
+    if (!names.contains(host)) {
+      names.add(host);
+    }
+    return names;
+  }
+
+  private static String hostName() {
+    String fromEnv = System.getenv("HOSTNAME");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return fromEnv.strip();
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "varroa-gateway";
+    }
+  }
+
+  private static void requireText(String value, String what) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(what + " is required");
+    }
+  }
+
+  private static void requirePositive(Duration value, String what) {
+    if (value == null || value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException(what + " must be a positive duration, got " + value);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package dev.varroa.gateway.command;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.gateway.bus.BusListener;
+import dev.varroa.gateway.stream.MiteSession;
+import dev.varroa.gateway.stream.MiteSessions;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.mite.v1.ControllerRef;
+import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.Message;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides when the one-shot commands queued in JetStream for the mites this gateway holds are run:
+ * when a mite connects, when the operator sends a notice on {@link QueuedCommandNotices}, and after a
+ * NATS outage (notices sent meanwhile are lost, the queue is not). One drain per controller at a time.
+ */
+public final class QueuedCommandRunner implements BusListener {
+
+  private static final Logger LOG = LoggerFactory.getLogger(QueuedCommandRunner.class);
+
+  private final String gatewayId;
+  private final MiteSessions sessions;
+  private final QueuedCommandDrain drain;
+  private final ExecutorService pool;
+  private final Map<String, DrainState> drains = new ConcurrentHashMap<>();
+
+  public QueuedCommandRunner(String gatewayId, BusConnection bus, MiteSessions sessions, Duration ackWait,
+      Duration progressInterval, ExecutorService pool, ScheduledExecutorService timers, Clock clock) {
+    this.gatewayId = gatewayId;
+    this.sessions = sessions;
+    this.drain = new QueuedCommandDrain(gatewayId, bus, ackWait, progressInterval, timers, clock);
+    this.pool = pool;
+  }
+
+  @Override
+  public void connected(Connection connection) {
+    Dispatcher dispatcher = connection.createDispatcher(this::notice);
+    dispatcher.subscribe(QueuedCommandNotices.subject(gatewayId));
+    checkAll();
+  }
+
+  @Override
+  public void reconnected() {
+    // Notices sent while the bus was away are lost; the queue itself is not.
+    checkAll();
+  }
+
+  /** A mite's Hello was accepted: run what waited for it. */
+  public void sessionStarted(MiteSession session) {
+    check(session);
+  }
+
+  private void notice(Message message) {
+    byte[] data = message.getData();
+    if (data == null || data.length == 0) {
+      checkAll();
+      return;
+    }
+    try {
+      ControllerIdentity controller = ControllerIdentity.of(ControllerRef.parseFrom(data));
+      sessions.find(controller).ifPresent(this::check);
+    } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+      LOG.warn("event=queued_notice_unreadable gateway={}", gatewayId);
+    }
+  }
+
+  private void checkAll() {
+    sessions.all().forEach(this::check);
+  }
+
+  // One drain per controller at a time; a request during a drain makes it look once more at the end,
+  // for the newest session (a reconnect during a drain must not be missed).
+  private void check(MiteSession session) {
+    DrainState state = drains.computeIfAbsent(session.identity().routeKey(), key -> new DrainState());
+    synchronized (state) {
+      state.newest = session;
+      if (state.running) {
+        state.again = true;
+        return;
+      }
+      state.running = true;
+      state.again = false;
+    }
+    pool.execute(() -> drainUntilQuiet(state));
+  }
+
+  private void drainUntilQuiet(DrainState state) {
+    try {
+      while (true) {
+        MiteSession target;
+        synchronized (state) {
+          target = state.newest;
+        }
+        if (target.isOpen()) {
+          drain.drain(target);
+        }
+        synchronized (state) {
+          if (!state.again) {
+            state.running = false;
+            return;
+          }
+          state.again = false;
+        }
+      }
+    } catch (RuntimeException e) {
+      synchronized (state) {
+        state.running = false;
+      }
+      LOG.error("event=queued_drain_crashed gateway={} error=\"{}\"", gatewayId, e.toString());
+    }
+  }
+
+  private static final class DrainState {
+    MiteSession newest;
+    boolean running;
+    boolean again;
+  }
+}

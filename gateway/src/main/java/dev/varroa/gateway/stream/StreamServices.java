@@ -1,0 +1,29 @@
+package dev.varroa.gateway.stream;
+
+import dev.varroa.gateway.ca.CertificateAuthority;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * What every mite stream on this gateway shares.
+ *
+ * @param sessionStarted called after a stream's Hello was accepted (the queued-command check hooks in here)
+ * @param routesRetained true once the gateway crashed: ending streams then leave their routes behind, as a killed process would
+ */
+record StreamServices(
+    String gatewayId,
+    Duration heartbeatInterval,
+    MiteSessions sessions,
+    RouteTable routes,
+    CertificateAuthority ca,
+    JenkinsTokenRelay tokens,
+    ScheduledExecutorService timers,
+    ExecutorService pool,
+    Clock clock,
+    Consumer<MiteSession> sessionStarted,
+    BooleanSupplier routesRetained) {
+}

@@ -1,0 +1,80 @@
+package dev.varroa.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class GatewaySettingsTest {
+
+  private static final Map<String, String> MINIMAL = Map.of(
+      "VARROA_GATEWAY_ID", "gateway-0",
+      "VARROA_NATS_URL", "nats://nats.varroa-system:4222",
+      "VARROA_CA_CERT_FILE", "/etc/varroa/ca/tls.crt",
+      "VARROA_CA_KEY_FILE", "/etc/varroa/ca/tls.key");
+
+  @Test
+  void listensOnTcp9090WithTheDocumentedTimingsByDefault() {
+    GatewaySettings settings = GatewaySettings.fromEnv(MINIMAL);
+
+    assertThat(settings.listenHost()).isEqualTo("0.0.0.0");
+    assertThat(settings.listenPort()).isEqualTo(9090);
+    assertThat(settings.heartbeatInterval()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(settings.queuedCommandAckWait()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(settings.ackProgressInterval()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(settings.natsUserFile()).isNull();
+    assertThat(settings.tlsCertFile()).isNull();
+    assertThat(settings.tlsDnsNames()).contains("localhost");
+  }
+
+  @Test
+  void readsEveryVariable() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.put("VARROA_GATEWAY_LISTEN", "[::]:19090");
+    env.put("VARROA_NATS_USER_FILE", "/var/run/nats/user");
+    env.put("VARROA_NATS_PASSWORD_FILE", "/var/run/nats/password");
+    env.put("VARROA_TLS_CERT_FILE", "/etc/varroa/tls/tls.crt");
+    env.put("VARROA_TLS_KEY_FILE", "/etc/varroa/tls/tls.key");
+    env.put("VARROA_TLS_DNS_NAMES", "varroa-gateway.varroa-system.svc, varroa-gateway");
+
+    GatewaySettings settings = GatewaySettings.fromEnv(env);
+
+    assertThat(settings.gatewayId()).isEqualTo("gateway-0");
+    assertThat(settings.listenHost()).isEqualTo("::");
+    assertThat(settings.listenPort()).isEqualTo(19090);
+    assertThat(settings.natsPasswordFile()).isEqualTo(Path.of("/var/run/nats/password"));
+    assertThat(settings.tlsKeyFile()).isEqualTo(Path.of("/etc/varroa/tls/tls.key"));
+    assertThat(settings.tlsDnsNames()).containsExactly("varroa-gateway.varroa-system.svc", "varroa-gateway");
+  }
+
+  @Test
+  void namesTheMissingVariable() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.remove("VARROA_NATS_URL");
+
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(env)).hasMessageContaining("VARROA_NATS_URL");
+  }
+
+  @Test
+  void wantsBothTlsFilesOrNeither() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.put("VARROA_TLS_CERT_FILE", "/etc/varroa/tls/tls.crt");
+
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(env)).hasMessageContaining("VARROA_TLS_KEY_FILE");
+  }
+
+  @Test
+  void refusesAProgressIntervalThatWouldLetTheAckWaitLapse() {
+    GatewaySettings settings = GatewaySettings.fromEnv(MINIMAL);
+
+    assertThatThrownBy(() -> settings.withQueuedCommandTiming(Duration.ofSeconds(2), Duration.ofSeconds(2)))
+        .hasMessageContaining("shorter than the ack wait");
+    assertThat(settings.withQueuedCommandTiming(Duration.ofSeconds(2), Duration.ofMillis(500)).ackProgressInterval())
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(settings.withTlsNames(List.of("localhost"), List.of()).tlsIpAddresses()).isEmpty();
+  }
+}
