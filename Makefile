@@ -8,11 +8,12 @@ SHELL := /bin/bash
 deps:
 	bash test-fixtures/install-deps.sh
 
-LOCAL_RUN = java -cp "test-fixtures/target/classes:$$(cat test-fixtures/target/classpath.txt)" dev.varroa.testfixtures.demo.LocalRun
+# The local run lives with the operator's tests: it wires the operator, the gateway, the mite and the fixtures.
+LOCAL_RUN = java -cp "reconcilers/target/test-classes:reconcilers/target/classes:$$(cat reconcilers/target/test-classpath.txt)" dev.varroa.operator.demo.LocalRun
 
 build: deps
 	$(MVN) -q install -DskipTests
-	$(MVN) -q -pl test-fixtures dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+	$(MVN) -q -pl reconcilers dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 
 demo: build
 	$(LOCAL_RUN)

@@ -19,7 +19,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import dev.varroa.operator.channel.ChannelSettings;
 import dev.varroa.operator.channel.ControlChannel;
 import org.slf4j.Logger;
@@ -57,8 +60,14 @@ public final class VarroaOperator implements AutoCloseable {
    * @param channel the control channel to the mites, owned by the operator from now on; null runs without one
    */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel) {
+    this(client, cacheDirectory, leaseNamespace, channel, Set.of());
+  }
+
+  /** @param plainHttpRegistries OCI registries (host:port) bundles are read from over plain HTTP */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
+      Set<String> plainHttpRegistries) {
     this.channel = channel;
-    this.composers = new BundleComposers(client, cacheDirectory);
+    this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
           .withCloseClientOnStop(false);
@@ -135,7 +144,9 @@ public final class VarroaOperator implements AutoCloseable {
     if (channel == null) {
       LOG.warn("event=control_channel_off reason=\"VARROA_NATS_URL is not set\" effect=\"no bootstrap tokens, no desired-state push\"");
     }
-    VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel);
+    Set<String> plainHttp = Arrays.stream(System.getenv().getOrDefault("VARROA_PLAIN_HTTP_REGISTRIES", "").split(","))
+        .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
+    VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp);
     int port = operator.serveHttp(Integer.parseInt(System.getenv().getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));

@@ -25,10 +25,15 @@ public final class BundleComposers {
   private final Map<String, BundleComposer> byNamespace = new ConcurrentHashMap<>();
 
   public BundleComposers(KubernetesClient client, Path cacheDirectory) {
+    this(client, cacheDirectory, java.util.Set.of());
+  }
+
+  /** @param plainHttpRegistries OCI registries (host:port) reached over plain HTTP, e.g. a local one */
+  public BundleComposers(KubernetesClient client, Path cacheDirectory, java.util.Set<String> plainHttpRegistries) {
     this.client = client;
     SourceLimits limits = SourceLimits.DEFAULTS;
     this.git = new GitBundleSource(cacheDirectory, limits);
-    this.oci = new OciBundleSource(limits);
+    this.oci = new OciBundleSource(limits, plainHttpRegistries);
     this.flux = new FluxArtifactSource(limits);
   }
 

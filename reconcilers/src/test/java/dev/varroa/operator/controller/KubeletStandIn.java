@@ -14,10 +14,10 @@ import java.util.List;
  * Plays the StatefulSet controller and the kubelet, which do not run here: creates the pod of a
  * StatefulSet from its template and sets the container states a real node would report.
  */
-final class KubeletStandIn {
+public final class KubeletStandIn {
   private final KubernetesClient client;
 
-  KubeletStandIn(KubernetesClient client) {
+  public KubeletStandIn(KubernetesClient client) {
     this.client = client;
   }
 
@@ -26,7 +26,7 @@ final class KubeletStandIn {
    * volumeClaimTemplate bound to its claim {@code <template>-<sts>-0}, created once and then reused
    * by every later pod, as the StatefulSet controller does.
    */
-  Pod createPod(StatefulSet sts) {
+  public Pod createPod(StatefulSet sts) {
     String podName = sts.getMetadata().getName() + "-0";
     java.util.List<io.fabric8.kubernetes.api.model.Volume> volumes = new java.util.ArrayList<>(
         sts.getSpec().getTemplate().getSpec().getVolumes());
@@ -54,7 +54,7 @@ final class KubeletStandIn {
   }
 
   /** Reports the pod running and ready. */
-  void ready(Pod pod) {
+  public void ready(Pod pod) {
     setStatus(pod, "Running", "True", List.of(running("jenkins")));
   }
 

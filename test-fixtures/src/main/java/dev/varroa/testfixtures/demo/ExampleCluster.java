@@ -1,6 +1,5 @@
 package dev.varroa.testfixtures.demo;
 
-import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,81 +9,60 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * The local run behind `make demo`: a real API server with Varroa's CRDs and the objects of
- * gitops-examples/varroa/ applied as Argo CD or Flux would. With --check it verifies and exits.
+ * The cluster half of `make demo`: a real API server with Varroa's CRDs from chart/crds/ and the
+ * objects of gitops-examples/varroa/ applied as Argo CD or Flux would.
+ *
+ * @param kube the API server; the caller closes it
+ * @param kubeconfig where its kubeconfig was written, for kubectl
+ * @param applied every example object as stored
  */
-public final class LocalRun {
+public record ExampleCluster(KubeApiServer kube, Path kubeconfig, List<HasMetadata> applied) {
   private static final Path KUBECONFIG = Path.of(".demo", "kubeconfig");
   private static final String FIELD_MANAGER = "varroa-demo";
 
-  private LocalRun() {}
-
   /** Every kind the examples use; fully qualified, since core Kubernetes also has a PodTemplate. */
-  private static final String KINDS = String.join(",",
+  public static final String KINDS = String.join(",",
       "provisioningdefaults.varroa.dev", "controllerclasses.varroa.dev", "jenkinsversionprofiles.varroa.dev",
       "catalogsources.varroa.dev", "composedbundles.varroa.dev", "podtemplates.varroa.dev", "controllers.varroa.dev");
 
-  public static void main(String[] args) {
-    try {
-      run(List.of(args).contains("--check"));
-    } catch (Exception e) {
-      System.err.println("demo: FAILED: " + e.getMessage());
-      e.printStackTrace();
-      System.exit(1);
-    }
+  /** Starts the API server, installs the CRDs and applies the examples, saying each step on stdout. */
+  public static ExampleCluster start(Path root) throws IOException {
+    return start(root, List.of(), UnaryOperator.identity());
   }
 
-  private static void run(boolean check) throws Exception {
-    Path root = ProjectLayout.root();
+  /**
+   * Like {@link #start(Path)}, applying {@code first} before the examples, and each example object
+   * through {@code rewrite} (the demo points the example repository URLs at local servers).
+   */
+  public static ExampleCluster start(Path root, List<HasMetadata> first, UnaryOperator<HasMetadata> rewrite)
+      throws IOException {
     KubeApiServer kube = KubeApiServer.start();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      kube.close();
-      stopped.countDown();
-    }, "demo-shutdown"));
-
     Path kubeconfig = kube.writeKubeconfig(root.resolve(KUBECONFIG));
     say("API server up; kubeconfig written to " + kubeconfig);
     say("installed " + kube.installCrds(root.resolve("chart/crds")).size() + " CRDs from chart/crds/");
-    List<HasMetadata> applied = apply(kube.client(), root.resolve("gitops-examples/varroa"));
-    say("applied " + applied.size() + " objects from gitops-examples/varroa/");
-
-    String listing = kube.kubectl("get", KINDS, "--all-namespaces");
-    System.out.println(listing);
-    List<String> missing = missingFromListing(applied, listing);
-
-    if (check) {
-      if (!missing.isEmpty()) {
-        say("FAILED: not listed by kubectl: " + missing);
-        System.exit(1);
-      }
-      say("OK: every example object is stored and listed");
-      System.exit(0);
-    }
-    say("running; use it with: export KUBECONFIG=" + kubeconfig + " and " + kube.kubectlBinary() + " get " + KINDS + " -A");
-    say("press Ctrl-C to stop");
-    stopped.await();
-  }
-
-  private static List<HasMetadata> apply(KubernetesClient client, Path folder) throws IOException {
+    List<HasMetadata> objects = new ArrayList<>(load(kube.client(), root.resolve("gitops-examples/varroa")));
     List<HasMetadata> applied = new ArrayList<>();
-    try (Stream<Path> files = Files.list(folder)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        try (InputStream in = Files.newInputStream(file)) {
-          for (HasMetadata item : client.load(in).items()) {
-            applied.add(client.resource(item).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
-          }
-        }
-      }
+    // namespaces first, so what goes before the examples has somewhere to live
+    for (HasMetadata namespace : objects.stream().filter(o -> o.getKind().equals("Namespace")).toList()) {
+      applied.add(apply(kube.client(), namespace));
     }
-    return applied;
+    for (HasMetadata object : first) {
+      apply(kube.client(), object);
+    }
+    for (HasMetadata object : objects.stream().filter(o -> !o.getKind().equals("Namespace")).toList()) {
+      applied.add(apply(kube.client(), rewrite.apply(object)));
+    }
+    say("applied " + applied.size() + " objects from gitops-examples/varroa/");
+    return new ExampleCluster(kube, kubeconfig, applied);
   }
 
-  private static List<String> missingFromListing(List<HasMetadata> applied, String listing) {
+  /** The example Varroa objects `kubectl get` does not list (empty when all are stored). */
+  public List<String> missingFromListing() {
+    String listing = kube.kubectl("get", KINDS, "--all-namespaces");
     return applied.stream()
         .filter(o -> o.getApiVersion().startsWith("varroa.dev/"))
         .filter(o -> !listing.contains(o.getKind().toLowerCase() + ".varroa.dev/" + o.getMetadata().getName() + " "))
@@ -92,7 +70,23 @@ public final class LocalRun {
         .toList();
   }
 
-  private static void say(String line) {
+  private static List<HasMetadata> load(KubernetesClient client, Path folder) throws IOException {
+    List<HasMetadata> objects = new ArrayList<>();
+    try (Stream<Path> files = Files.list(folder)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        try (InputStream in = Files.newInputStream(file)) {
+          objects.addAll(client.load(in).items());
+        }
+      }
+    }
+    return objects;
+  }
+
+  private static HasMetadata apply(KubernetesClient client, HasMetadata object) {
+    return client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+  }
+
+  public static void say(String line) {
     System.out.println("demo: " + line);
   }
 }

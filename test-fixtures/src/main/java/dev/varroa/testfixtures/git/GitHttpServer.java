@@ -19,7 +19,7 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 
 /** An embedded Jetty serving JGit's smart HTTP protocol for a {@link GitServer}'s repositories. */
-final class GitHttpServer implements ClassScopedFixtureExtension.Running<GitServer> {
+public final class GitHttpServer implements ClassScopedFixtureExtension.Running<GitServer> {
 
     private static final String SERVLET_PATH = "/git/*";
 
@@ -33,7 +33,8 @@ final class GitHttpServer implements ClassScopedFixtureExtension.Running<GitServ
         this.directory = directory;
     }
 
-    static GitHttpServer start() throws Exception {
+    /** Starts Jetty on a free loopback port, serving an empty throwaway directory of repositories. */
+    public static GitHttpServer start() throws Exception {
         ThrowawayDirectory directory = ThrowawayDirectory.create("varroa-git-");
         RepositoryCredentials credentials = new RepositoryCredentials();
         Server jetty = new Server();

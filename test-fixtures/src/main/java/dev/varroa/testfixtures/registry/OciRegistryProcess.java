@@ -18,7 +18,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** The docker-registry child process, its config and storage; closing stops one and deletes the others. */
-final class OciRegistryProcess implements ClassScopedFixtureExtension.Running<OciRegistry> {
+public final class OciRegistryProcess implements ClassScopedFixtureExtension.Running<OciRegistry> {
 
     private static final Duration READY_DEADLINE = Duration.ofSeconds(30);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
@@ -34,7 +34,7 @@ final class OciRegistryProcess implements ClassScopedFixtureExtension.Running<Oc
     }
 
     /** Starts {@code docker-registry serve} on a free loopback port; on failure the directory is kept for its log. */
-    static OciRegistryProcess start() throws InterruptedException {
+    public static OciRegistryProcess start() throws InterruptedException {
         Executable binary = Executable.require("docker-registry", "docker-registry");
         ThrowawayDirectory directory = ThrowawayDirectory.create("varroa-registry-");
         int port = LoopbackPort.pickFree();

@@ -1,0 +1,97 @@
+package dev.varroa.mite;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The kubelet's view of the mite on 0.0.0.0:9096: {@code /readyz} (the startup probe that holds
+ * Jenkins back until the first desired state is applied), {@code /healthz}, and {@code /drain}
+ * (Jenkins' preStop hook).
+ */
+final class HealthListener implements AutoCloseable {
+
+  static final String READY_PATH = "/readyz";
+  static final String HEALTH_PATH = "/healthz";
+  static final String DRAIN_PATH = "/drain";
+  /** A drain holds its thread for minutes; the probes must still answer meanwhile. */
+  static final int THREADS = 4;
+
+  private static final Logger LOG = LoggerFactory.getLogger(HealthListener.class);
+
+  private final HttpServer server;
+  private final ExecutorService threads = Executors.newFixedThreadPool(THREADS,
+      GatewayChannels.daemonThreads("mite-health"));
+
+  HealthListener(int port, BooleanSupplier ready, BuildDrain drain) throws IOException {
+    server = HttpServer.create(new InetSocketAddress("0.0.0.0", port), 0);
+    server.setExecutor(threads);
+    server.createContext("/", exchange -> {
+      try (exchange) {
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        boolean read = method.equals("GET") || method.equals("HEAD");
+        switch (path) {
+          case READY_PATH -> {
+            if (!read) {
+              answer(exchange, 405, "method not allowed\n");
+            } else if (ready.getAsBoolean()) {
+              answer(exchange, 200, "ready\n");
+            } else {
+              answer(exchange, 503, "waiting for the first desired state\n");
+            }
+          }
+          case HEALTH_PATH -> answer(exchange, read ? 200 : 405, read ? "ok\n" : "method not allowed\n");
+          case DRAIN_PATH -> {
+            if (!read && !method.equals("POST")) {
+              answer(exchange, 405, "method not allowed\n");
+              return;
+            }
+            try {
+              answer(exchange, 200, drain.drain().json() + "\n");
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              answer(exchange, 503, "{\"error\":\"the mite is stopping\"}\n");
+            }
+          }
+          default -> answer(exchange, 404, "not found\n");
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("event=health_request_failed error={}", e.getClass().getSimpleName());
+      }
+    });
+    server.start();
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type",
+        body.startsWith("{") ? "application/json" : "text/plain; charset=utf-8");
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      exchange.sendResponseHeaders(status, -1);
+      return;
+    }
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+}

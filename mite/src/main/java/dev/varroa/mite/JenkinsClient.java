@@ -1,0 +1,193 @@
+package dev.varroa.mite;
+
+import dev.varroa.protocol.mite.v1.InstalledPlugin;
+import dev.varroa.protocol.mite.v1.ObservedState;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Jenkins over localhost, with the Jenkins token as bearer when the mite holds one. Knows the few
+ * endpoints the mite needs and how Jenkins answers them (see the Jenkins contract fixture).
+ */
+final class JenkinsClient {
+
+  /** Jenkins runs in the same pod: a connect that takes longer means it is not listening. */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  /** Read requests (state polling, drain polling); a busy Jenkins still answers these quickly. */
+  static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+
+  static final String ROOT_API = "api/json?tree=quietingDown";
+  /** Both executor lists: Pipeline runs sit on one-off executors, which busyExecutors does not count. */
+  static final String COMPUTER_API = "computer/api/json?tree=computer[executors[idle],oneOffExecutors[idle]]";
+  static final String PLUGINS_API = "pluginManager/api/json?tree=plugins[shortName,version]";
+  static final String CASC_RELOAD = "configuration-as-code/reload";
+  static final String QUIET_DOWN = "quietDown";
+  static final String CANCEL_QUIET_DOWN = "cancelQuietDown";
+
+  private final URI base;
+  private final JenkinsBearer bearer;
+  private final HttpClient http;
+
+  JenkinsClient(URI base, JenkinsBearer bearer) {
+    this.base = base;
+    this.bearer = bearer;
+    this.http = HttpClient.newBuilder()
+        .connectTimeout(CONNECT_TIMEOUT)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .version(HttpClient.Version.HTTP_1_1)
+        .build();
+  }
+
+  URI base() {
+    return base;
+  }
+
+  JenkinsAnswer get(String relative) throws IOException, InterruptedException {
+    return send(request(relative, READ_TIMEOUT).GET().build(), READ_TIMEOUT);
+  }
+
+  /** A POST without body; the timeout bounds the whole exchange (a command's deadline). */
+  JenkinsAnswer post(String relative, Duration timeout) throws IOException, InterruptedException {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new HttpTimeoutException("no time left for POST " + relative);
+    }
+    return send(request(relative, timeout).POST(HttpRequest.BodyPublishers.noBody()).build(), timeout);
+  }
+
+  /** What the mite sees of Jenkins now; never throws: an unreachable Jenkins is an observation too. */
+  ObservedState observe() throws InterruptedException {
+    ObservedState.Builder state = ObservedState.newBuilder();
+    try {
+      JenkinsAnswer root = get(ROOT_API);
+      state.setJenkinsReachable(true);
+      root.jenkinsVersion().ifPresent(state::setJenkinsVersion);
+      if (root.status() == 503) {
+        state.setBootError(JenkinsErrorText.of(root));
+        return state.build();
+      }
+      if (root.ok()) {
+        state.setQuietingDown(Boolean.TRUE.equals(JenkinsJson.field(JenkinsJson.parse(root.body()), "quietingDown")));
+      }
+      JenkinsAnswer computers = get(COMPUTER_API);
+      if (computers.ok()) {
+        state.setRunningBuilds(busyExecutors(computers.body()));
+      }
+      JenkinsAnswer plugins = get(PLUGINS_API);
+      if (plugins.ok()) {
+        state.addAllPlugins(plugins(plugins.body()));
+      }
+    } catch (IOException e) {
+      if (!state.getJenkinsReachable()) {
+        return ObservedState.newBuilder().setJenkinsReachable(false).build();
+      }
+      // reachable but an answer did not parse: report what we have
+    }
+    return state.build();
+  }
+
+  /** Builds running now, one-off executors included. */
+  int runningBuilds() throws IOException, InterruptedException {
+    JenkinsAnswer answer = get(COMPUTER_API);
+    if (!answer.ok()) {
+      throw new JenkinsRefused(answer);
+    }
+    return busyExecutors(answer.body());
+  }
+
+  static int busyExecutors(String computerApiJson) throws IOException {
+    int busy = 0;
+    for (Object computer : JenkinsJson.elements(JenkinsJson.field(JenkinsJson.parse(computerApiJson), "computer"))) {
+      for (String list : List.of("executors", "oneOffExecutors")) {
+        for (Object executor : JenkinsJson.elements(JenkinsJson.field(computer, list))) {
+          if (Boolean.FALSE.equals(JenkinsJson.field(executor, "idle"))) {
+            busy++;
+          }
+        }
+      }
+    }
+    return busy;
+  }
+
+  static List<InstalledPlugin> plugins(String pluginManagerJson) throws IOException {
+    List<InstalledPlugin> plugins = new ArrayList<>();
+    for (Object plugin : JenkinsJson.elements(JenkinsJson.field(JenkinsJson.parse(pluginManagerJson), "plugins"))) {
+      plugins.add(InstalledPlugin.newBuilder()
+          .setId(JenkinsJson.text(JenkinsJson.field(plugin, "shortName")))
+          .setVersion(JenkinsJson.text(JenkinsJson.field(plugin, "version")))
+          .build());
+    }
+    // sorted, so that two polls of the same Jenkins compare equal
+    plugins.sort(Comparator.comparing(InstalledPlugin::getId));
+    return plugins;
+  }
+
+  private HttpRequest.Builder request(String relative, Duration timeout) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(relative)).timeout(timeout);
+    bearer.jwt().ifPresent(jwt -> request.header("Authorization", "Bearer " + jwt));
+    return request;
+  }
+
+  private JenkinsAnswer send(HttpRequest request, Duration timeout) throws IOException, InterruptedException {
+    CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response;
+    try {
+      // the request timeout stops at the headers; this bounds the body too
+      response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      pending.cancel(true);
+      throw new HttpTimeoutException(request.method() + " " + request.uri().getPath() + " took longer than " + timeout);
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      throw e;
+    } catch (CancellationException e) {
+      throw new IOException(request.method() + " " + request.uri().getPath() + " was cancelled", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(request.method() + " " + request.uri().getPath() + " failed", e.getCause());
+    }
+    return new JenkinsAnswer(response.statusCode(),
+        response.headers().firstValue("Content-Type").orElse(""),
+        response.body() == null ? "" : response.body(),
+        response.headers().firstValue("X-Jenkins"));
+  }
+
+  /** True when the failure means nothing listens at Jenkins' address (not started yet, or gone). */
+  static boolean notListening(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Jenkins answered, but not with what was asked for. */
+  static final class JenkinsRefused extends IOException {
+    private final transient JenkinsAnswer answer;
+
+    JenkinsRefused(JenkinsAnswer answer) {
+      super("Jenkins answered HTTP " + answer.status());
+      this.answer = answer;
+    }
+
+    JenkinsAnswer answer() {
+      return answer;
+    }
+  }
+}

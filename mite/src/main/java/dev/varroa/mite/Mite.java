@@ -1,0 +1,161 @@
+package dev.varroa.mite;
+
+import dev.varroa.protocol.mite.v1.CommandResult;
+import dev.varroa.protocol.mite.v1.ObservedState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running mite: health listener, loopback token, JCasC seed, and the control channel to the
+ * gateways. {@link #start(MiteSettings)} returns at once; registration and the stream run in the
+ * background and retry until {@link #close()}.
+ */
+public final class Mite implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Mite.class);
+
+  private final StopSignal stop;
+  private final HealthListener health;
+  private final CommandRunner commands;
+  private final ChannelSession session;
+  private final GatewayChannels channels;
+  private final JenkinsBearer bearer;
+  private final AtomicBoolean firstDesiredStateApplied;
+
+  private Mite(StopSignal stop, HealthListener health, CommandRunner commands, ChannelSession session,
+      GatewayChannels channels, JenkinsBearer bearer, AtomicBoolean firstDesiredStateApplied) {
+    this.stop = stop;
+    this.health = health;
+    this.commands = commands;
+    this.session = session;
+    this.channels = channels;
+    this.bearer = bearer;
+    this.firstDesiredStateApplied = firstDesiredStateApplied;
+  }
+
+  /** Starts the mite; throws when a local folder or the health port cannot be used. */
+  public static Mite start(MiteSettings settings) throws IOException {
+    Clock clock = Clock.systemUTC();
+    StopSignal stop = new StopSignal();
+    LOG.info("event=starting mite_version={} controller={} pod={} gateways={} jenkins_url={}", MiteVersion.CURRENT,
+        settings.controller(), settings.podName(), settings.gatewayEndpoints(), settings.jenkinsUrl());
+
+    LoopbackToken.writeNew(settings.loopbackDir());
+    CascSeed.seedIfEmpty(settings.cascSeedDir(), settings.cascDir());
+    Files.createDirectories(settings.secretsDir());
+    Files.createDirectories(settings.identityDir());
+
+    JenkinsBearer bearer = new JenkinsBearer(clock);
+    JenkinsClient jenkins = new JenkinsClient(settings.jenkinsUrl(), bearer);
+    JenkinsActions actions = new JenkinsActions(jenkins, clock);
+    DesiredStateApplier applier = new DesiredStateApplier(settings.cascDir(), settings.secretsDir(), actions, bearer,
+        clock);
+    AtomicReference<String> appliedDigest = new AtomicReference<>("");
+    AtomicBoolean firstApplied = new AtomicBoolean();
+    CommandRunner commands = new CommandRunner(applier, actions, clock, (command, result) -> {
+      if (command.hasDesiredState() && result.getOutcome() == CommandResult.Outcome.SUCCEEDED) {
+        appliedDigest.set(command.getDesiredState().getBundleDigest());
+        if (firstApplied.compareAndSet(false, true)) {
+          LOG.info("event=ready reason=first_desired_state_applied bundle_digest={}", appliedDigest.get());
+        }
+      }
+    });
+
+    Instant readyAnyway = clock.instant().plus(settings.startupWait());
+    AtomicBoolean waitLogged = new AtomicBoolean();
+    HealthListener health;
+    try {
+      health = new HealthListener(settings.healthPort(), () -> {
+        if (firstApplied.get()) {
+          return true;
+        }
+        boolean waitedEnough = !clock.instant().isBefore(readyAnyway);
+        if (waitedEnough && waitLogged.compareAndSet(false, true)) {
+          LOG.warn("event=ready reason=startup_wait_passed startup_wait_s={}", settings.startupWait().toSeconds());
+        }
+        return waitedEnough;
+      }, new BuildDrain(jenkins, settings.drainTimeout(), stop, clock));
+    } catch (IOException e) {
+      commands.close();
+      throw new IOException("cannot listen on 0.0.0.0:" + settings.healthPort() + " (VARROA_HEALTH_PORT): "
+          + e.getMessage(), e);
+    }
+
+    GatewayChannels channels = new GatewayChannels(settings.caFile());
+    GatewayRotation gateways = new GatewayRotation(settings.gatewayEndpoints());
+    IdentityStore store = new IdentityStore(settings.identityDir());
+    Registrar registrar = new Registrar(settings.controller(), settings.bootstrapTokenFile(), store, channels,
+        gateways, new Backoff(), stop, clock);
+    ChannelSession session = new ChannelSession(settings.podName(), registrar, channels, gateways, new Backoff(), stop,
+        commands, bearer, store,
+        () -> jenkins.observe().toBuilder().setAppliedBundleDigest(appliedDigest.get()).build(), clock);
+    session.start();
+    LOG.info("event=started health_port={}", health.port());
+    return new Mite(stop, health, commands, session, channels, bearer, firstApplied);
+  }
+
+  /** True while a stream to a gateway is open and welcomed. */
+  public boolean connected() {
+    return session.connected();
+  }
+
+  /** The gateway holding the stream, while connected. */
+  public Optional<String> gatewayId() {
+    return session.gatewayId();
+  }
+
+  /** The result of the last command the mite finished. */
+  public Optional<CommandResult> lastResult() {
+    return commands.lastResult();
+  }
+
+  /** True when the mite holds a client certificate (registered, or reused after a restart). */
+  public boolean registered() {
+    return session.identity().isPresent();
+  }
+
+  /** When the client certificate expires, once the mite holds one. */
+  public Optional<Instant> certificateNotAfter() {
+    return session.identity().map(MiteIdentity::notAfter);
+  }
+
+  /** True once a desired state was applied (what /readyz reports, the startup wait aside). */
+  public boolean desiredStateApplied() {
+    return firstDesiredStateApplied.get();
+  }
+
+  /** True when the mite holds a Jenkins token (never the token itself). */
+  public boolean holdsJenkinsToken() {
+    return bearer.jwt().isPresent();
+  }
+
+  /** The last state the mite observed of Jenkins. */
+  public ObservedState lastObserved() {
+    return session.lastObserved();
+  }
+
+  /** The port the health listener is bound to (useful when settings asked for port 0). */
+  public int healthPort() {
+    return health.port();
+  }
+
+  @Override
+  public void close() {
+    if (stop.stopped()) {
+      return;
+    }
+    LOG.info("event=stopping");
+    stop.stop();
+    session.close();
+    commands.close();
+    health.close();
+    channels.close();
+  }
+}

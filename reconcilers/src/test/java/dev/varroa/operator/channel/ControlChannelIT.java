@@ -1,0 +1,240 @@
+package dev.varroa.operator.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.varroa.api.v1alpha1.Condition;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.gateway.Gateway;
+import dev.varroa.gateway.GatewaySettings;
+import dev.varroa.gateway.ca.CertificateAuthority;
+import dev.varroa.operator.VarroaOperator;
+import dev.varroa.testfixtures.jenkins.Caller;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
+import dev.varroa.testfixtures.kube.WithKubeApiServer;
+import dev.varroa.testfixtures.nats.NatsServerExtension;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole control channel: the operator on a real API server, a real gateway and NATS, a real mite
+ * next to the Jenkins contract fixture. A Controller reaches Connected with its JCasC and secret files
+ * applied; Jenkins' refusal shows in status; a lost stream says StreamLost; no credential leaks.
+ */
+@WithKubeApiServer
+class ControlChannelIT {
+  @RegisterExtension
+  static final NatsServerExtension NATS = new NatsServerExtension();
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
+  private static final String SECRET_VALUE = "ghp_it-credential-never-stored-0xC0FFEE";
+  private static final ByteArrayOutputStream LOG = new ByteArrayOutputStream();
+  private static final List<PodPlayer> PODS = new ArrayList<>();
+  private static PrintStream originalErr;
+  private static PrintStream originalOut;
+  private static Gateway gateway;
+  private static VarroaOperator operator;
+  private static Path work;
+
+  @BeforeAll
+  static void start(KubeApiServer kube, @TempDir Path dir) throws Exception {
+    work = dir;
+    originalErr = System.err;
+    originalOut = System.out;
+    // every component logs to the console (the mite's logger configuration picks stdout): keep a copy to scan
+    System.setErr(new PrintStream(new TeeStream(originalErr, LOG), true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(new TeeStream(originalOut, LOG), true, StandardCharsets.UTF_8));
+    KubernetesClient client = kube.client();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
+    StarterProfile.install(client, null);
+    client.resource(new SecretBuilder().withNewMetadata().withName("team-a-github").withNamespace("ci").endMetadata()
+        .withStringData(Map.of("token", SECRET_VALUE)).build()).create();
+    Path caCert = dir.resolve("ca.crt");
+    CertificateAuthority ca = CertificateAuthority.createFiles(caCert, dir.resolve("ca.key"));
+    gateway = Gateway.start(GatewaySettings.of("gw-1", NATS.server().url(), caCert, dir.resolve("ca.key"))
+        .withListen("127.0.0.1", 0));
+    ControlChannel channel = new ControlChannel(NATS.server().connect(), "127.0.0.1:" + gateway.port(),
+        ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
+    operator = new VarroaOperator(client, dir.resolve("cache"), null, channel);
+    operator.start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (PodPlayer pod : PODS) {
+      pod.close();
+    }
+    if (operator != null) {
+      operator.close();
+    }
+    if (gateway != null) {
+      gateway.close();
+    }
+    System.setErr(originalErr);
+    System.setOut(originalOut);
+  }
+
+  @Test
+  void controllerReachesConnectedWithJcascAndSecretFilesApplied(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    PodPlayer pod = play(client, controller(client, "sandbox"), p -> { });
+
+    Controller connected = awaitStatus(client, "sandbox", s -> s.phase == ControllerStatus.Phase.Connected
+        && s.lastApplyResult != null && Boolean.TRUE.equals(s.lastApplyResult.succeeded));
+
+    assertThat(connected.getStatus().attention).isNull();
+    assertThat(connected.getStatus().condition(Condition.MITE_CONNECTED)).get()
+        .satisfies(c -> assertThat(c.status).isEqualTo(Condition.Status.True));
+    assertThat(connected.getStatus().miteStatus.gateway).isEqualTo("gw-1");
+    assertThat(connected.getStatus().miteStatus.certificateNotAfter).isNotNull();
+    assertThat(connected.getStatus().lastApplyResult.bundleDigest).startsWith("sha256:");
+    assertThat(pod.jenkins().lastAppliedConfiguration()).get()
+        .satisfies(applied -> assertThat(applied.sources()).extracting(s -> Path.of(s.origin()).getFileName().toString())
+            .contains("jcasc.yaml", "varroa-cloud.yaml"));
+    assertThat(pod.jenkins().requests()).filteredOn(r -> r.path().startsWith("/configuration-as-code/reload"))
+        .isNotEmpty().allSatisfy(r -> assertThat(r.caller()).isEqualTo(Caller.VERIFIED_BEARER));
+    Path secretFile = pod.secretsDirectory().resolve("GITHUB_TOKEN");
+    assertThat(Files.readString(secretFile)).isEqualTo(SECRET_VALUE);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile))).isEqualTo("r--------");
+    await().atMost(DEADLINE).until(() -> client.resources(Controller.class).inNamespace("ci").withName("sandbox").get()
+        .getStatus().miteStatus.jenkinsVersion != null);
+  }
+
+  @Test
+  void jenkinsRefusingTheConfigurationShowsAsApplyFailedWithItsMessage(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    play(client, controller(client, "refused"),
+        p -> p.jenkins().rejectConfiguration("No configurator for the following root elements: unclassified.bogus"));
+
+    Controller refused = awaitStatus(client, "refused", s -> s.lastApplyResult != null
+        && Boolean.FALSE.equals(s.lastApplyResult.succeeded));
+
+    assertThat(refused.getStatus().lastApplyResult.message).contains("No configurator for the following root elements");
+    assertThat(refused.getStatus().attention).isEqualTo("Apply failed");
+  }
+
+  @Test
+  void aLostStreamKeepsThePodAndSaysStreamLost(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    PodPlayer pod = play(client, controller(client, "lost"), p -> { });
+    awaitStatus(client, "lost", s -> s.phase == ControllerStatus.Phase.Connected);
+
+    pod.stopMite();
+
+    Controller lost = awaitStatus(client, "lost", s -> s.phase == ControllerStatus.Phase.Running
+        && s.condition(Condition.MITE_CONNECTED).map(c -> Condition.REASON_STREAM_LOST.equals(c.reason)).orElse(false));
+    assertThat(lost.getStatus().attention).isEqualTo("Mite unreachable");
+    assertThat(lost.getStatus().miteStatus.connected).isFalse();
+    assertThat(client.pods().inNamespace("ci").withName(pod.pod().getMetadata().getName()).get()).isNotNull();
+  }
+
+  @Test
+  void noCredentialValueReachesJetStreamConfigMapsStatusesEventsOrLogs(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    play(client, controller(client, "scanned"), p -> { });
+    awaitStatus(client, "scanned", s -> s.lastApplyResult != null && Boolean.TRUE.equals(s.lastApplyResult.succeeded));
+
+    byte[] needle = SECRET_VALUE.getBytes(StandardCharsets.UTF_8);
+    assertThat(filesContaining(NATS.server().storeDirectory(), needle)).isEmpty();
+    assertThat(YAML.asYaml(client.configMaps().inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
+    assertThat(YAML.asYaml(client.resources(Controller.class).inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
+    assertThat(YAML.asYaml(client.v1().events().inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
+    assertThat(LOG.toString(StandardCharsets.UTF_8)).contains("event=desired_state_push").doesNotContain(SECRET_VALUE);
+  }
+
+  private static PodPlayer play(KubernetesClient client, Controller controller, PodPlayer.BeforeMite setup) throws Exception {
+    PodPlayer pod = new PodPlayer(client, controller, work.resolve("pods").resolve(controller.getMetadata().getName()));
+    PODS.add(pod);
+    await().atMost(DEADLINE).until(pod::podCanStart);
+    pod.start(PodPlayer.MiteRunner.inProcess(), setup);
+    return pod;
+  }
+
+  private static Controller controller(KubernetesClient client, String name) {
+    return client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: %s, namespace: ci}
+        spec:
+          secrets:
+            - {name: GITHUB_TOKEN, secretKeyRef: {name: team-a-github, key: token}}
+        """.formatted(name), Controller.class)).create();
+  }
+
+  private static Controller awaitStatus(KubernetesClient client, String name, Predicate<ControllerStatus> wanted) {
+    await().atMost(DEADLINE).until(() -> {
+      Controller c = client.resources(Controller.class).inNamespace("ci").withName(name).get();
+      return c.getStatus() != null && wanted.test(c.getStatus());
+    });
+    return client.resources(Controller.class).inNamespace("ci").withName(name).get();
+  }
+
+  private static List<Path> filesContaining(Path directory, byte[] needle) throws IOException {
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files.filter(Files::isRegularFile).filter(f -> contains(f, needle)).toList();
+    }
+  }
+
+  private static boolean contains(Path file, byte[] needle) {
+    try {
+      byte[] content = Files.readAllBytes(file);
+      for (int i = 0; i + needle.length <= content.length; i++) {
+        if (java.util.Arrays.equals(content, i, i + needle.length, needle, 0, needle.length)) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException vanished) {
+      // nats-server compacts and removes block files while they are read
+      return false;
+    }
+  }
+
+  /** Writes to the console and keeps a copy. */
+  private static final class TeeStream extends OutputStream {
+    private final OutputStream console;
+    private final OutputStream copy;
+
+    TeeStream(OutputStream console, OutputStream copy) {
+      this.console = console;
+      this.copy = copy;
+    }
+
+    @Override
+    public synchronized void write(int b) throws IOException {
+      console.write(b);
+      copy.write(b);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
+      console.write(b, off, len);
+      copy.write(b, off, len);
+    }
+  }
+}
