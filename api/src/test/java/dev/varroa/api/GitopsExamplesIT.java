@@ -88,9 +88,11 @@ class GitopsExamplesIT {
   private static List<HasMetadata> examples(KubernetesClient client) throws IOException {
     List<HasMetadata> all = new ArrayList<>();
     try (Stream<Path> files = Files.walk(EXAMPLES)) {
-      // argocd/health/ holds Argo CD's health scripts and their test data, not objects to sync.
+      // argocd/health/ holds Argo CD's health scripts and their test data, and bundles/ the content of
+      // example bundle repositories: neither is objects to sync.
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml"))
-          .filter(f -> !f.startsWith(EXAMPLES.resolve("argocd/health"))).sorted().toList()) {
+          .filter(f -> !f.startsWith(EXAMPLES.resolve("argocd/health")))
+          .filter(f -> !f.startsWith(EXAMPLES.resolve("bundles"))).sorted().toList()) {
         try (InputStream in = Files.newInputStream(file)) {
           all.addAll(client.load(in).items());
         }

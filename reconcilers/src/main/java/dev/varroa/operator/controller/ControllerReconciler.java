@@ -32,6 +32,8 @@ import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.MiteRoute;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.nats.client.JetStreamApiException;
@@ -223,8 +225,19 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
             client.resources(PodTemplate.class).inNamespace(namespace).list().getItems(), channel.endpoint());
     OwnedObjectApplier applier = new OwnedObjectApplier(client);
     List<HasMetadata> objects = ControllerObjects.render(input);
+    StatefulSet desiredSts = objects.stream().filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast)
+        .findFirst().orElseThrow();
+    StatefulSet existingSts = context.getSecondaryResources(StatefulSet.class).stream()
+        .filter(s -> s.getMetadata().getName().equals(desiredSts.getMetadata().getName())).findFirst().orElse(null);
+    PersistenceResize.Plan resize = PersistenceResize.plan(desiredSts, existingSts);
+    if (resize instanceof PersistenceResize.Refused refused) {
+      return blocked(controller, previous, generation, refused.message());
+    }
     for (HasMetadata object : objects) {
       applier.apply(object, controller);
+    }
+    if (resize instanceof PersistenceResize.Grow grow) {
+      growJenkinsHome(client, desiredSts, grow.size());
     }
 
     String stsName = input.names().statefulSet();
@@ -260,6 +273,23 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     passes.incrementAndGet();
     UpdateControl<Controller> control = patch(controller, previous, status);
     return recheck.map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** Asks for the larger size on the claim of pod 0; the storage class decides whether it can expand. */
+  private static void growJenkinsHome(KubernetesClient client, StatefulSet sts, Quantity size) {
+    String claim = sts.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName() + "-"
+        + sts.getMetadata().getName() + "-0";
+    PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace())
+        .withName(claim).get();
+    if (pvc != null && Quantity.getAmountInBytes(pvc.getSpec().getResources().getRequests().get("storage"))
+        .compareTo(Quantity.getAmountInBytes(size)) < 0) {
+      client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace()).withName(claim)
+          .edit(c -> {
+            c.getSpec().getResources().getRequests().put("storage", size);
+            return c;
+          });
+      LOG.info("event=jenkins_home_expansion_requested claim={} size={}", claim, size);
+    }
   }
 
   /**

@@ -1,0 +1,55 @@
+package dev.varroa.operator.controller;
+
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A StatefulSet's volumeClaimTemplates cannot change once it exists. A larger persistence.size is
+ * carried out on the claim itself (volume expansion, where the storage class allows it) while the
+ * StatefulSet keeps its original template; a smaller size or another storage class cannot be done
+ * in place and blocks with the fix.
+ */
+final class PersistenceResize {
+  private PersistenceResize() {}
+
+  /** What to do about the JENKINS_HOME claim. */
+  sealed interface Plan permits Unchanged, Grow, Refused {}
+
+  record Unchanged() implements Plan {}
+
+  /** Keep the existing template; ask for the new size on the claim. */
+  record Grow(Quantity size) implements Plan {}
+
+  record Refused(String message) implements Plan {}
+
+  /**
+   * Compares the rendered StatefulSet's JENKINS_HOME template with the one in the cluster and, when
+   * they differ, puts the existing template back into the rendered object.
+   */
+  static Plan plan(StatefulSet desired, StatefulSet existing) {
+    if (existing == null || existing.getSpec().getVolumeClaimTemplates().isEmpty()) {
+      return new Unchanged();
+    }
+    PersistentVolumeClaim want = desired.getSpec().getVolumeClaimTemplates().get(0);
+    PersistentVolumeClaim have = existing.getSpec().getVolumeClaimTemplates().get(0);
+    Quantity wantSize = want.getSpec().getResources().getRequests().get("storage");
+    Quantity haveSize = have.getSpec().getResources().getRequests().get("storage");
+    String wantClass = want.getSpec().getStorageClassName();
+    String haveClass = have.getSpec().getStorageClassName();
+    desired.getSpec().setVolumeClaimTemplates(existing.getSpec().getVolumeClaimTemplates());
+    if (wantClass != null && !Objects.equals(wantClass, haveClass)) {
+      return new Refused("persistence.storageClassName changed from " + Optional.ofNullable(haveClass).orElse("(default)")
+          + " to " + wantClass + ", which cannot be done in place: JENKINS_HOME stays on its volume; fix: set"
+          + " persistence.storageClassName back, or migrate JENKINS_HOME to a new Controller");
+    }
+    int order = Quantity.getAmountInBytes(wantSize).compareTo(Quantity.getAmountInBytes(haveSize));
+    if (order < 0) {
+      return new Refused("persistence.size " + wantSize + " is smaller than the " + haveSize
+          + " JENKINS_HOME already has; volumes do not shrink; fix: set persistence.size to " + haveSize + " or more");
+    }
+    return order > 0 ? new Grow(wantSize) : new Unchanged();
+  }
+}

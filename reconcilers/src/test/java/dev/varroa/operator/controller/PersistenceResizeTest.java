@@ -1,0 +1,52 @@
+package dev.varroa.operator.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import org.junit.jupiter.api.Test;
+
+class PersistenceResizeTest {
+
+  @Test
+  void growsTheClaimAndKeepsTheImmutableTemplate() {
+    StatefulSet desired = sts("50Gi", null);
+
+    PersistenceResize.Plan plan = PersistenceResize.plan(desired, sts("20Gi", null));
+
+    assertThat(plan).isEqualTo(new PersistenceResize.Grow(new Quantity("50Gi")));
+    assertThat(desired.getSpec().getVolumeClaimTemplates().get(0).getSpec().getResources().getRequests())
+        .containsEntry("storage", new Quantity("20Gi"));
+  }
+
+  @Test
+  void refusesToShrinkAndNamesTheFix() {
+    PersistenceResize.Plan plan = PersistenceResize.plan(sts("10Gi", null), sts("20Gi", null));
+
+    assertThat(plan).isInstanceOfSatisfying(PersistenceResize.Refused.class, r -> assertThat(r.message())
+        .contains("persistence.size 10Gi").contains("fix: set persistence.size to 20Gi or more"));
+  }
+
+  @Test
+  void refusesAnotherStorageClass() {
+    PersistenceResize.Plan plan = PersistenceResize.plan(sts("20Gi", "fast"), sts("20Gi", "standard"));
+
+    assertThat(plan).isInstanceOfSatisfying(PersistenceResize.Refused.class, r -> assertThat(r.message())
+        .contains("persistence.storageClassName changed from standard to fast"));
+  }
+
+  @Test
+  void leavesANewOrUnchangedStatefulSetAlone() {
+    assertThat(PersistenceResize.plan(sts("20Gi", null), null)).isEqualTo(new PersistenceResize.Unchanged());
+    assertThat(PersistenceResize.plan(sts("20Gi", null), sts("20Gi", null))).isEqualTo(new PersistenceResize.Unchanged());
+  }
+
+  private static StatefulSet sts(String size, String storageClass) {
+    return new StatefulSetBuilder().withNewMetadata().withName("team-a-1b4e28ba").withNamespace("ci").endMetadata()
+        .withNewSpec().addNewVolumeClaimTemplate().withNewMetadata().withName("jenkins-home").endMetadata()
+        .withNewSpec().withStorageClassName(storageClass).withNewResources()
+        .addToRequests("storage", new Quantity(size)).endResources().endSpec().endVolumeClaimTemplate()
+        .endSpec().build();
+  }
+}
