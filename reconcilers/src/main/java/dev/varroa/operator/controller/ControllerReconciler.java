@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -229,7 +230,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
         .findFirst().orElseThrow();
     StatefulSet existingSts = context.getSecondaryResources(StatefulSet.class).stream()
         .filter(s -> s.getMetadata().getName().equals(desiredSts.getMetadata().getName())).findFirst().orElse(null);
-    PersistenceResize.Plan resize = PersistenceResize.plan(desiredSts, existingSts);
+    PersistenceResize.Plan resize = PersistenceResize.plan(desiredSts, existingSts, claimSize(client, existingSts));
     if (resize instanceof PersistenceResize.Refused refused) {
       return blocked(controller, previous, generation, refused.message());
     }
@@ -237,7 +238,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       applier.apply(object, controller);
     }
     if (resize instanceof PersistenceResize.Grow grow) {
-      growJenkinsHome(client, desiredSts, grow.size());
+      Optional<String> refused = growJenkinsHome(client, desiredSts, grow.size());
+      if (refused.isPresent()) {
+        return blocked(controller, previous, generation, refused.get());
+      }
     }
 
     String stsName = input.names().statefulSet();
@@ -275,21 +279,50 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     return recheck.map(control::rescheduleAfter).orElse(control);
   }
 
-  /** Asks for the larger size on the claim of pod 0; the storage class decides whether it can expand. */
-  private static void growJenkinsHome(KubernetesClient client, StatefulSet sts, Quantity size) {
+  private static Quantity claimSize(KubernetesClient client, StatefulSet sts) {
+    if (sts == null || sts.getSpec().getVolumeClaimTemplates().isEmpty()) {
+      return null;
+    }
+    PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace())
+        .withName(sts.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName() + "-"
+            + sts.getMetadata().getName() + "-0").get();
+    return pvc == null ? null : pvc.getSpec().getResources().getRequests().get("storage");
+  }
+
+  /**
+   * Asks for the larger size on the claim of pod 0; the storage class decides whether it can expand.
+   * Returns why Kubernetes refused, with the fix.
+   */
+  private static Optional<String> growJenkinsHome(KubernetesClient client, StatefulSet sts, Quantity size) {
     String claim = sts.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName() + "-"
         + sts.getMetadata().getName() + "-0";
     PersistentVolumeClaim pvc = client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace())
         .withName(claim).get();
-    if (pvc != null && Quantity.getAmountInBytes(pvc.getSpec().getResources().getRequests().get("storage"))
+    // Kubernetes resizes bound claims only; an unbound one is provisioned later at the template's size.
+    boolean bound = pvc != null && pvc.getStatus() != null && "Bound".equals(pvc.getStatus().getPhase());
+    if (pvc != null && !bound) {
+      LOG.info("event=jenkins_home_expansion_waiting claim={} reason=claim_not_bound", claim);
+    }
+    if (bound && Quantity.getAmountInBytes(pvc.getSpec().getResources().getRequests().get("storage"))
         .compareTo(Quantity.getAmountInBytes(size)) < 0) {
-      client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace()).withName(claim)
-          .edit(c -> {
-            c.getSpec().getResources().getRequests().put("storage", size);
-            return c;
-          });
+      Quantity current = pvc.getSpec().getResources().getRequests().get("storage");
+      try {
+        client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace()).withName(claim)
+            .edit(c -> {
+              c.getSpec().getResources().getRequests().put("storage", size);
+              return c;
+            });
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 403 && e.getCode() != 422) {
+          throw e;
+        }
+        return Optional.of("persistence.size " + size + " cannot be applied to claim " + claim + ": "
+            + e.getStatus().getMessage() + "; fix: give the claim's storage class allowVolumeExpansion: true, or set"
+            + " persistence.size back to " + current);
+      }
       LOG.info("event=jenkins_home_expansion_requested claim={} size={}", claim, size);
     }
+    return Optional.empty();
   }
 
   /**

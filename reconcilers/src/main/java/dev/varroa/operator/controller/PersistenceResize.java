@@ -30,6 +30,11 @@ final class PersistenceResize {
    * they differ, puts the existing template back into the rendered object.
    */
   static Plan plan(StatefulSet desired, StatefulSet existing) {
+    return plan(desired, existing, null);
+  }
+
+  /** @param claimSize what pod 0's claim requests now (it may have grown past the template); null if none */
+  static Plan plan(StatefulSet desired, StatefulSet existing, Quantity claimSize) {
     if (existing == null || existing.getSpec().getVolumeClaimTemplates().isEmpty()) {
       return new Unchanged();
     }
@@ -37,6 +42,9 @@ final class PersistenceResize {
     PersistentVolumeClaim have = existing.getSpec().getVolumeClaimTemplates().get(0);
     Quantity wantSize = want.getSpec().getResources().getRequests().get("storage");
     Quantity haveSize = have.getSpec().getResources().getRequests().get("storage");
+    if (claimSize != null && Quantity.getAmountInBytes(claimSize).compareTo(Quantity.getAmountInBytes(haveSize)) > 0) {
+      haveSize = claimSize;
+    }
     String wantClass = want.getSpec().getStorageClassName();
     String haveClass = have.getSpec().getStorageClassName();
     desired.getSpec().setVolumeClaimTemplates(existing.getSpec().getVolumeClaimTemplates());

@@ -122,6 +122,46 @@ class ControllerReconcilerIT {
     assertThat(cloud).contains("garbageCollection").contains("ci-jobs");
   }
 
+  @Test
+  void largerPersistenceSizeGrowsTheClaimAndSmallerBlocks(KubeApiServer kube) {
+    KubernetesClient client = kube.client();
+    client.resource(new io.fabric8.kubernetes.api.model.storage.StorageClassBuilder().withNewMetadata()
+        .withName("expandable").endMetadata().withProvisioner("example.com/volumes").withAllowVolumeExpansion(true)
+        .build()).create();
+    Controller created = client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: growing, namespace: ci}
+        spec:
+          persistence: {size: 20Gi, storageClassName: expandable}
+        """, Controller.class)).create();
+    StatefulSet sts = statefulSet(client, created);
+    KubeletStandIn kubelet = new KubeletStandIn(client);
+    kubelet.ready(kubelet.createPod(sts));
+    String claim = "jenkins-home-" + sts.getMetadata().getName() + "-0";
+
+    client.resources(Controller.class).inNamespace("ci").withName("growing")
+        .edit(c -> {
+          c.getSpec().persistence.size = "50Gi";
+          return c;
+        });
+    await().atMost(DEADLINE).until(() -> new io.fabric8.kubernetes.api.model.Quantity("50Gi").equals(
+        client.persistentVolumeClaims().inNamespace("ci").withName(claim).get().getSpec().getResources().getRequests()
+            .get("storage")));
+    assertThat(client.apps().statefulSets().inNamespace("ci").withName(sts.getMetadata().getName()).get().getSpec()
+        .getVolumeClaimTemplates().get(0).getSpec().getResources().getRequests().get("storage"))
+        .isEqualTo(sts.getSpec().getVolumeClaimTemplates().get(0).getSpec().getResources().getRequests().get("storage"));
+
+    client.resources(Controller.class).inNamespace("ci").withName("growing")
+        .edit(c -> {
+          c.getSpec().persistence.size = "1Gi";
+          return c;
+        });
+    Controller blocked = awaitStatus(client, "growing", s -> "Blocked".equals(s.attention));
+    assertThat(blocked.getStatus().condition(Condition.RECONCILE_BLOCKED)).get()
+        .satisfies(c -> assertThat(c.message).contains("volumes do not shrink").contains("50Gi or more"));
+  }
+
   private static String claimOf(Pod pod) {
     return pod.getSpec().getVolumes().stream().filter(v -> v.getPersistentVolumeClaim() != null)
         .map(v -> v.getPersistentVolumeClaim().getClaimName()).findFirst().orElseThrow();

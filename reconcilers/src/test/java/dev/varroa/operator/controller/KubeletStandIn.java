@@ -33,9 +33,17 @@ public final class KubeletStandIn {
     for (io.fabric8.kubernetes.api.model.PersistentVolumeClaim template : sts.getSpec().getVolumeClaimTemplates()) {
       String claim = template.getMetadata().getName() + "-" + podName;
       if (client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace()).withName(claim).get() == null) {
-        client.resource(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
-            .withNewMetadata().withName(claim).withNamespace(sts.getMetadata().getNamespace()).endMetadata()
-            .withSpec(template.getSpec()).build()).create();
+        // the provisioner's part: bind the claim to a volume of the requested size
+        io.fabric8.kubernetes.api.model.PersistentVolumeClaim created = client.resource(
+            new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(claim).withNamespace(sts.getMetadata().getNamespace()).endMetadata()
+                .withSpec(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder(template.getSpec())
+                    .withVolumeName("pv-" + claim).build())
+                .build()).create();
+        created.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder().withPhase("Bound")
+            .withAccessModes(template.getSpec().getAccessModes())
+            .withCapacity(template.getSpec().getResources().getRequests()).build());
+        client.resource(created).updateStatus();
       }
       volumes.add(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName(template.getMetadata().getName())
           .withNewPersistentVolumeClaim().withClaimName(claim).endPersistentVolumeClaim().build());

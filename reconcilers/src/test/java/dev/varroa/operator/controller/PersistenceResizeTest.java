@@ -29,6 +29,14 @@ class PersistenceResizeTest {
   }
 
   @Test
+  void comparesWithTheClaimWhenItAlreadyGrewPastTheTemplate() {
+    PersistenceResize.Plan plan = PersistenceResize.plan(sts("30Gi", null), sts("20Gi", null), new Quantity("50Gi"));
+
+    assertThat(plan).isInstanceOfSatisfying(PersistenceResize.Refused.class, r -> assertThat(r.message())
+        .contains("smaller than the 50Gi"));
+  }
+
+  @Test
   void refusesAnotherStorageClass() {
     PersistenceResize.Plan plan = PersistenceResize.plan(sts("20Gi", "fast"), sts("20Gi", "standard"));
 
