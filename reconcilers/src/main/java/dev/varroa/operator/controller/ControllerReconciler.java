@@ -75,6 +75,8 @@ import java.util.stream.Collectors;
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
   /** How soon a Controller waiting for its bundle's first render looks again. */
   static final Duration WAIT_FOR_BUNDLE = Duration.ofSeconds(10);
+  /** How soon a rotated secret value reaches a connected mite at the latest. */
+  static final Duration SECRET_RECHECK = Duration.ofMinutes(5);
   private static final Logger LOG = LoggerFactory.getLogger(ControllerReconciler.class);
   private static final String MANAGED = ControllerLabels.MANAGED_BY + "=" + ControllerLabels.MANAGED_BY_VALUE;
 
@@ -268,6 +270,8 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
             .findFirst().orElseThrow();
         delivery.deliver(id, route.get(), new DesiredFiles(casc.getData(), MiteSecrets.values(client, resolved)),
             rendered.digest(), Duration.ofSeconds(resolved.commandDeadlineSeconds()));
+        // Secrets are not watched (that would cache every Secret of the cluster): look again for rotated values.
+        recheck = Optional.of(SECRET_RECHECK);
       }
       mite = MiteObservations.of(route, delivery.lastResult(id), previous.miteStatus);
     }
