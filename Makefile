@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs bench-bundles bench-controllers clean
+.PHONY: deps build demo demo-check test crds docs bench-bundles bench-controllers bench-gateway bench-mite clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -13,7 +13,7 @@ LOCAL_RUN = java -cp "reconcilers/target/test-classes:reconcilers/target/classes
 
 build: deps
 	$(MVN) -q install -DskipTests
-	$(MVN) -q -pl reconcilers dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
+	$(MVN) -q -pl reconcilers dependency:build-classpath -DincludeScope=test -Dmdep.outputFile=target/test-classpath.txt
 
 demo: build
 	$(LOCAL_RUN)
@@ -41,6 +41,19 @@ bench-bundles: build
 bench-controllers: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.ControllerFleetBenchmark
+
+# Issue 5's benchmarks: 5,000 simulated mites on one gateway, and the mite's footprint; figures go to docs/benchmarks.md.
+CHANNEL_BENCH_CLASSPATH = \
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
+	$(MVN) -q -pl gateway,mite dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
+
+bench-gateway: build
+	$(CHANNEL_BENCH_CLASSPATH)
+	java -Xmx3g -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.GatewayFleetBenchmark
+
+bench-mite: build
+	$(CHANNEL_BENCH_CLASSPATH)
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.MiteFootprintBenchmark
 
 clean:
 	$(MVN) -q clean
