@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,10 +92,7 @@ class ControllerChangeClassesIT {
       await().atMost(DEADLINE).until(() -> status(client, "blk") != null && status(client, "blk").statefulSetName != null);
 
       repo.commit(Map.of("plugins.yaml", "plugins:\n  - {id: git, version: \"5.7.0\"}\n"), "pin");
-      client.resources(ComposedBundle.class).inNamespace("blk").withName("team").edit(b -> {
-        b.getMetadata().getAnnotations().put(ComposedBundleReconciler.REQUESTED_AT, "x");
-        return b;
-      });
+      requestReconcile(client, "blk", "x");
 
       await().atMost(DEADLINE).until(() -> "Blocked".equals(status(client, "blk").attention));
       assertThat(status(client, "blk").condition(Condition.RECONCILE_BLOCKED)).get()
@@ -154,10 +153,14 @@ class ControllerChangeClassesIT {
   }
 
   private static void requestReconcile(KubernetesClient client, String value) {
-    client.resources(ComposedBundle.class).inNamespace("team").withName("team").edit(b -> {
-      b.getMetadata().getAnnotations().put(ComposedBundleReconciler.REQUESTED_AT, value);
-      return b;
-    });
+    requestReconcile(client, "team", value);
+  }
+
+  /** A merge patch carries no resourceVersion: the operator writes the same object meanwhile. */
+  private static void requestReconcile(KubernetesClient client, String namespace, String value) {
+    client.resources(ComposedBundle.class).inNamespace(namespace).withName("team").patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"" + ComposedBundleReconciler.REQUESTED_AT + "\":\"" + value + "\"}}}");
   }
 
   private static StatefulSet awaitStatefulSet(KubernetesClient client) {

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
-import dev.varroa.api.v1alpha1.ControllerSpec;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.kube.KubeApiServer;
@@ -15,6 +14,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,11 +141,9 @@ class ControllerReconcilerIT {
     kubelet.ready(kubelet.createPod(sts));
     String claim = "jenkins-home-" + sts.getMetadata().getName() + "-0";
 
+    // merge patches carry no resourceVersion: the operator writes the same object meanwhile
     client.resources(Controller.class).inNamespace("ci").withName("growing")
-        .edit(c -> {
-          c.getSpec().persistence.size = "50Gi";
-          return c;
-        });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"persistence\":{\"size\":\"50Gi\"}}}");
     await().atMost(DEADLINE).until(() -> new io.fabric8.kubernetes.api.model.Quantity("50Gi").equals(
         client.persistentVolumeClaims().inNamespace("ci").withName(claim).get().getSpec().getResources().getRequests()
             .get("storage")));
@@ -153,10 +152,7 @@ class ControllerReconcilerIT {
         .isEqualTo(sts.getSpec().getVolumeClaimTemplates().get(0).getSpec().getResources().getRequests().get("storage"));
 
     client.resources(Controller.class).inNamespace("ci").withName("growing")
-        .edit(c -> {
-          c.getSpec().persistence.size = "1Gi";
-          return c;
-        });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"persistence\":{\"size\":\"1Gi\"}}}");
     Controller blocked = awaitStatus(client, "growing", s -> "Blocked".equals(s.attention));
     assertThat(blocked.getStatus().condition(Condition.RECONCILE_BLOCKED)).get()
         .satisfies(c -> assertThat(c.message).contains("volumes do not shrink").contains("50Gi or more"));
@@ -202,10 +198,8 @@ class ControllerReconcilerIT {
     Controller created = create(client, "nightly");
     statefulSet(client, created);
 
-    client.resources(Controller.class).inNamespace("ci").withName("nightly").edit(c -> {
-      c.getSpec().powerState = ControllerSpec.PowerState.Stopped;
-      return c;
-    });
+    client.resources(Controller.class).inNamespace("ci").withName("nightly")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"powerState\":\"Stopped\"}}");
 
     awaitStatus(client, "nightly", s -> s.phase == ControllerStatus.Phase.Stopped);
     await().atMost(DEADLINE).until(() -> statefulSet(client, created).getSpec().getReplicas() == 0);
