@@ -44,6 +44,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -311,11 +313,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
         .compareTo(Quantity.getAmountInBytes(size)) < 0) {
       Quantity current = pvc.getSpec().getResources().getRequests().get("storage");
       try {
+        // a merge patch without resourceVersion: the volume controllers update the claim too
         client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace()).withName(claim)
-            .edit(c -> {
-              c.getSpec().getResources().getRequests().put("storage", size);
-              return c;
-            });
+            .patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"" + size + "\"}}}}");
       } catch (KubernetesClientException e) {
         if (e.getCode() != 403 && e.getCode() != 422) {
           throw e;

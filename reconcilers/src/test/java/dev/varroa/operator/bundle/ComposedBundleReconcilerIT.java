@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,11 +120,7 @@ class ComposedBundleReconcilerIT {
     String before = bundle(client, "team-b").getStatus().artifact.digest;
 
     String moved = repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: after\n"), "two");
-    client.resources(ComposedBundle.class).inNamespace("ci").withName("team-b")
-        .edit(b -> {
-          b.getMetadata().getAnnotations().put(ComposedBundleReconciler.REQUESTED_AT, "2026-11-29T10:00:00Z");
-          return b;
-        });
+    requestReconcile(client, "team-b", "2026-11-29T10:00:00Z");
 
     await().atMost(DEADLINE).until(() -> "2026-11-29T10:00:00Z".equals(bundle(client, "team-b").getStatus().lastHandledReconcileAt));
     ComposedBundle after = bundle(client, "team-b");
@@ -144,10 +142,7 @@ class ComposedBundleReconcilerIT {
     String good = bundle(client, "team-c").getStatus().artifact.digest;
 
     repo.commit(Map.of("plugins.yaml", "plugins:\n  - {id: git, version: \"5.7.0\"}\n"), "pin");
-    client.resources(ComposedBundle.class).inNamespace("ci").withName("team-c").edit(b -> {
-      b.getMetadata().getAnnotations().put(ComposedBundleReconciler.REQUESTED_AT, "now");
-      return b;
-    });
+    requestReconcile(client, "team-c", "now");
 
     await().atMost(DEADLINE).until(() -> condition(client, "team-c", Condition.STALLED)
         .filter(c -> c.status == Condition.Status.True).isPresent());
@@ -156,5 +151,12 @@ class ComposedBundleReconcilerIT {
     assertThat(stalled.message).contains("5.7.0").contains("5.8.0").contains("stays in force");
     assertThat(client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("team-c")).get()
         .getMetadata().getAnnotations().get(BundleConfigMap.DIGEST_ANNOTATION)).isEqualTo(good);
+  }
+
+  /** A merge patch carries no resourceVersion: the operator writes the same object meanwhile. */
+  private static void requestReconcile(KubernetesClient client, String name, String value) {
+    client.resources(ComposedBundle.class).inNamespace("ci").withName(name).patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"" + ComposedBundleReconciler.REQUESTED_AT + "\":\"" + value + "\"}}}");
   }
 }
