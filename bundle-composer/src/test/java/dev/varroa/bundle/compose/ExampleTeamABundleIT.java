@@ -19,6 +19,7 @@ import dev.varroa.bundle.source.OciBundleSource;
 import dev.varroa.bundle.source.SourceLimits;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.demo.ExampleBundleSources;
+import dev.varroa.testfixtures.demo.ExampleCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.InputStream;
@@ -54,7 +55,7 @@ class ExampleTeamABundleIT {
   @BeforeAll
   static void serveTheExampleRepositories() throws Exception {
     sources = ExampleBundleSources.start(ProjectLayout.root());
-    examples = sources.rewrite(load(ProjectLayout.root().resolve("gitops-examples/varroa")));
+    examples = sources.rewrite(ExampleCluster.exampleObjects(ProjectLayout.root()));
   }
 
   @AfterAll
@@ -133,23 +134,6 @@ class ExampleTeamABundleIT {
         .findFirst()
         .orElseThrow(() -> new AssertionError(
             "no " + type.getSimpleName() + " " + name + " in gitops-examples/varroa/"));
-  }
-
-  private static List<HasMetadata> load(Path folder) throws Exception {
-    List<HasMetadata> objects = new ArrayList<>();
-    try (Stream<Path> files = Files.list(folder)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        try (InputStream in = Files.newInputStream(file)) {
-          Object parsed = JSON.unmarshal(in);
-          if (parsed instanceof List<?> many) {
-            many.forEach(o -> objects.add((HasMetadata) o));
-          } else {
-            objects.add((HasMetadata) parsed);
-          }
-        }
-      }
-    }
-    return objects;
   }
 
   /** Namespace ci as the operator sees it once the demo has applied the examples and indexed the catalog. */

@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,11 +99,6 @@ public final class MiteRoutes implements AutoCloseable {
   private boolean alive(String gatewayId) {
     String key = BusNames.token(gatewayId);
     return gatewaySeen.containsKey(key) && !staleGateways.contains(key);
-  }
-
-  /** Route keys currently known, for tests and diagnosis. */
-  public Set<String> keys() {
-    return routes.keySet().stream().collect(Collectors.toUnmodifiableSet());
   }
 
   private static Optional<MiteRoute> parse(KeyValueEntry entry) {

@@ -259,18 +259,19 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       ControllerIdentity id = new ControllerIdentity(namespace, controller.getMetadata().getName(),
           controller.getMetadata().getUid());
       Optional<MiteRoute> route = channel.routes().live(id);
-      if (!resolved.stopped()) {
-        recheck = ensureBootstrapToken(client, controller, id, input, route.isPresent(), pod);
+      // a connected mite holds its certificate and needs no token: nothing to read
+      if (!resolved.stopped() && route.isEmpty()) {
+        recheck = ensureBootstrapToken(client, controller, id, input, pod);
       }
       if (route.isPresent()) {
-        Optional<String> missing = MiteSecrets.problem(client, resolved);
-        if (missing.isPresent()) {
-          return blocked(controller, previous, generation, missing.get());
+        MiteSecrets.Resolution secrets = MiteSecrets.resolve(client, resolved);
+        if (secrets.problem().isPresent()) {
+          return blocked(controller, previous, generation, secrets.problem().get());
         }
         ConfigMap casc = objects.stream().filter(o -> o instanceof ConfigMap
             && o.getMetadata().getName().equals(input.names().cascConfigMap())).map(ConfigMap.class::cast)
             .findFirst().orElseThrow();
-        delivery.deliver(id, route.get(), new DesiredFiles(casc.getData(), MiteSecrets.values(client, resolved)),
+        delivery.deliver(id, route.get(), new DesiredFiles(casc.getData(), secrets.values()),
             rendered.digest(), Duration.ofSeconds(resolved.commandDeadlineSeconds()));
         // Secrets are not watched (that would cache every Secret of the cluster): look again for rotated values.
         recheck = Optional.of(SECRET_RECHECK);
@@ -335,13 +336,12 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
    * an unused token, so an unregistered mite is never left with a dead one.
    */
   private Optional<Duration> ensureBootstrapToken(KubernetesClient client, Controller controller, ControllerIdentity id,
-      RenderInput input, boolean connected, Pod pod) {
+      RenderInput input, Pod pod) {
     String secretName = input.names().miteTokenSecret();
     Secret existing = client.secrets().inNamespace(id.namespace()).withName(secretName).get();
     try {
       Optional<String> reason = MiteTokenSecret.reasonToMint(existing,
-          connected ? Optional.empty() : MiteTokenSecret.record(channel.bootstrapTokens(), existing), connected, pod,
-          clock.instant());
+          MiteTokenSecret.record(channel.bootstrapTokens(), existing), false, pod, clock.instant());
       if (reason.isPresent()) {
         BootstrapTokenIssuer.Minted minted = channel.bootstrapTokens().mint(id, clock.instant());
         new OwnedObjectApplier(client).apply(MiteTokenSecret.render(id, secretName, minted,
@@ -353,9 +353,6 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     } catch (IOException | JetStreamApiException e) {
       LOG.warn("event=bootstrap_token_unavailable controller={} error={}", id.routeKey(), e.getMessage());
       return Optional.of(WAIT_FOR_BUNDLE);
-    }
-    if (connected) {
-      return Optional.empty();
     }
     return MiteTokenSecret.expiresAt(existing).filter(at -> at.isAfter(clock.instant()))
         .map(at -> Duration.between(clock.instant(), at).plusSeconds(1));

@@ -17,37 +17,31 @@ import java.util.Optional;
 final class MiteSecrets {
   private MiteSecrets() {}
 
-  /** What keeps a secret variable from resolving, naming the field and the fix; empty when all resolve. */
-  static Optional<String> problem(KubernetesClient client, ResolvedController controller) {
+  /** The values, variable name to bytes, or what keeps one from resolving, naming the field and the fix. */
+  record Resolution(Map<String, byte[]> values, Optional<String> problem) {}
+
+  /** Reads each Secret once and resolves every secret variable of the Controller. */
+  static Resolution resolve(KubernetesClient client, ResolvedController controller) {
+    Map<String, byte[]> values = new LinkedHashMap<>();
     List<SecretVariable> secrets = controller.secrets();
     for (int i = 0; i < secrets.size(); i++) {
       SecretVariable variable = secrets.get(i);
       Secret secret = client.secrets().inNamespace(controller.namespace()).withName(variable.secretKeyRef.name).get();
       String field = "spec.secrets[" + i + "] (" + variable.name + ")";
       if (secret == null) {
-        return Optional.of(field + " names Secret " + variable.secretKeyRef.name + ", which does not exist in namespace "
-            + controller.namespace() + "; fix: create it, or correct " + field + ".secretKeyRef.name");
+        return new Resolution(Map.of(), Optional.of(field + " names Secret " + variable.secretKeyRef.name
+            + ", which does not exist in namespace " + controller.namespace() + "; fix: create it, or correct " + field
+            + ".secretKeyRef.name"));
       }
-      if (value(secret, variable.secretKeyRef.key) == null) {
-        return Optional.of(field + " names key " + variable.secretKeyRef.key + " of Secret "
+      byte[] value = value(secret, variable.secretKeyRef.key);
+      if (value == null) {
+        return new Resolution(Map.of(), Optional.of(field + " names key " + variable.secretKeyRef.key + " of Secret "
             + variable.secretKeyRef.name + ", which has no such key; fix: add it, or correct " + field
-            + ".secretKeyRef.key");
+            + ".secretKeyRef.key"));
       }
+      values.put(variable.name, value);
     }
-    return Optional.empty();
-  }
-
-  /** Variable name to value, for the files JCasC reads as ${NAME}. */
-  static Map<String, byte[]> values(KubernetesClient client, ResolvedController controller) {
-    Map<String, byte[]> values = new LinkedHashMap<>();
-    for (SecretVariable variable : controller.secrets()) {
-      Secret secret = client.secrets().inNamespace(controller.namespace()).withName(variable.secretKeyRef.name).get();
-      byte[] value = secret == null ? null : value(secret, variable.secretKeyRef.key);
-      if (value != null) {
-        values.put(variable.name, value);
-      }
-    }
-    return values;
+    return new Resolution(values, Optional.empty());
   }
 
   private static byte[] value(Secret secret, String key) {

@@ -3,6 +3,7 @@ package dev.varroa.testfixtures.demo;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.stream.Stream;
 public record ExampleCluster(KubeApiServer kube, Path kubeconfig, List<HasMetadata> applied) {
   private static final Path KUBECONFIG = Path.of(".demo", "kubeconfig");
   private static final String FIELD_MANAGER = "varroa-demo";
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   /** Every kind the examples use; fully qualified, since core Kubernetes also has a PodTemplate. */
   public static final String KINDS = String.join(",",
@@ -44,7 +46,7 @@ public record ExampleCluster(KubeApiServer kube, Path kubeconfig, List<HasMetada
     Path kubeconfig = kube.writeKubeconfig(root.resolve(KUBECONFIG));
     say("API server up; kubeconfig written to " + kubeconfig);
     say("installed " + kube.installCrds(root.resolve("chart/crds")).size() + " CRDs from chart/crds/");
-    List<HasMetadata> objects = new ArrayList<>(load(kube.client(), root.resolve("gitops-examples/varroa")));
+    List<HasMetadata> objects = exampleObjects(root);
     List<HasMetadata> applied = new ArrayList<>();
     // namespaces first, so what goes before the examples has somewhere to live
     for (HasMetadata namespace : objects.stream().filter(o -> o.getKind().equals("Namespace")).toList()) {
@@ -70,12 +72,18 @@ public record ExampleCluster(KubeApiServer kube, Path kubeconfig, List<HasMetada
         .toList();
   }
 
-  private static List<HasMetadata> load(KubernetesClient client, Path folder) throws IOException {
+  /** Every object of gitops-examples/varroa/, file by file in name order, as Argo CD or Flux would sync them. */
+  public static List<HasMetadata> exampleObjects(Path root) throws IOException {
     List<HasMetadata> objects = new ArrayList<>();
-    try (Stream<Path> files = Files.list(folder)) {
+    try (Stream<Path> files = Files.list(root.resolve("gitops-examples/varroa"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
         try (InputStream in = Files.newInputStream(file)) {
-          objects.addAll(client.load(in).items());
+          Object parsed = SERIALIZATION.unmarshal(in);
+          if (parsed instanceof List<?> many) {
+            many.forEach(o -> objects.add((HasMetadata) o));
+          } else {
+            objects.add((HasMetadata) parsed);
+          }
         }
       }
     }

@@ -127,7 +127,7 @@ class ExampleBundleSourcesIT {
 
     @Test
     void rewritesEverySourceUrlOfTheExamplesAndNothingElse() throws Exception {
-        List<HasMetadata> examples = load(ProjectLayout.root().resolve("gitops-examples/varroa"));
+        List<HasMetadata> examples = ExampleCluster.exampleObjects(ProjectLayout.root());
 
         List<HasMetadata> rewritten = sources.rewrite(examples);
 
@@ -173,22 +173,5 @@ class ExampleBundleSourcesIT {
         secret.getData().forEach((key, value) ->
                 data.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
         return data;
-    }
-
-    private static List<HasMetadata> load(Path folder) throws Exception {
-        List<HasMetadata> objects = new ArrayList<>();
-        try (Stream<Path> files = Files.list(folder)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    Object parsed = JSON.unmarshal(in);
-                    if (parsed instanceof List<?> many) {
-                        many.forEach(o -> objects.add((HasMetadata) o));
-                    } else {
-                        objects.add((HasMetadata) parsed);
-                    }
-                }
-            }
-        }
-        return objects;
     }
 }
