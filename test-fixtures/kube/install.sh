@@ -100,5 +100,7 @@ go build -trimpath -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=v${E
 for b in kube-apiserver kubectl etcd; do mv -f "$DEST/$b.tmp" "$DEST/$b"; done
 wrap_apiserver
 "$DEST/kube-apiserver" --version
-"$DEST/etcd" --version | head -1
+# No pipe into head here: under pipefail, head closing early kills etcd with SIGPIPE and the script exits 141.
+etcd_version="$("$DEST/etcd" --version)"
+echo "${etcd_version%%$'\n'*}"
 echo "kube/install.sh: installed into $DEST"
