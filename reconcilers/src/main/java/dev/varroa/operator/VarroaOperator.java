@@ -44,6 +44,8 @@ public final class VarroaOperator implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final BundleComposers composers;
   private final ControllerReconciler controllers;
+  private final ComposedBundleReconciler bundles;
+  private final CatalogSourceReconciler catalogSources;
   private final ControlChannel channel;
   private HttpServer http;
 
@@ -76,9 +78,11 @@ public final class VarroaOperator implements AutoCloseable {
       }
     });
     Clock clock = Clock.systemUTC();
-    operator.register(new ComposedBundleReconciler(composers, clock));
+    this.bundles = new ComposedBundleReconciler(composers, clock);
+    operator.register(bundles);
     operator.register(new JenkinsVersionProfileReconciler(clock));
-    operator.register(new CatalogSourceReconciler(composers, clock));
+    this.catalogSources = new CatalogSourceReconciler(composers, clock);
+    operator.register(catalogSources);
     this.controllers = new ControllerReconciler(clock, channel);
     operator.register(controllers);
   }
@@ -103,6 +107,16 @@ public final class VarroaOperator implements AutoCloseable {
   /** The Controller reconciler, whose completed passes tests count. */
   public ControllerReconciler controllers() {
     return controllers;
+  }
+
+  /** The ComposedBundle reconciler, which push notifications ask to re-check a bundle's sources. */
+  public ComposedBundleReconciler bundles() {
+    return bundles;
+  }
+
+  /** The CatalogSource reconciler, which push notifications ask to re-index a catalog. */
+  public CatalogSourceReconciler catalogSources() {
+    return catalogSources;
   }
 
   /** The composers of every namespace, shared with reconcilers and tests. */

@@ -25,7 +25,12 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,10 +65,30 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
   private final BundleComposers composers;
   private final Clock clock;
   private final Map<String, Check> lastChecks = new ConcurrentHashMap<>();
+  private final SimpleInboundEventSource<ComposedBundle> rechecks = new SimpleInboundEventSource<>("bundle-rechecks");
+  private volatile IndexedResourceCache<ComposedBundle> bundles;
 
   public ComposedBundleReconciler(BundleComposers composers, Clock clock) {
     this.composers = composers;
     this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, ComposedBundle>> prepareEventSources(EventSourceContext<ComposedBundle> context) {
+    bundles = context.getPrimaryCache();
+    return List.of(rechecks);
+  }
+
+  /** Every ComposedBundle the operator follows, from its cache; empty before the operator started. */
+  public List<ComposedBundle> followed() {
+    IndexedResourceCache<ComposedBundle> cache = bundles;
+    return cache == null ? List.of() : cache.list().toList();
+  }
+
+  /** Checks the bundle's sources again now, as if its interval had elapsed (a push notification said one changed). */
+  public void recheckNow(ResourceID bundle) {
+    lastChecks.remove(bundle.getNamespace().orElse("") + "/" + bundle.getName());
+    rechecks.propagateEvent(bundle);
   }
 
   @Override

@@ -28,7 +28,12 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -49,10 +54,29 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
 
   private final BundleComposers composers;
   private final Clock clock;
+  private final SimpleInboundEventSource<CatalogSource> rechecks = new SimpleInboundEventSource<>("catalog-rechecks");
+  private volatile IndexedResourceCache<CatalogSource> sources;
 
   public CatalogSourceReconciler(BundleComposers composers, Clock clock) {
     this.composers = composers;
     this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, CatalogSource>> prepareEventSources(EventSourceContext<CatalogSource> context) {
+    sources = context.getPrimaryCache();
+    return List.of(rechecks);
+  }
+
+  /** Every CatalogSource the operator follows, from its cache; empty before the operator started. */
+  public List<CatalogSource> followed() {
+    IndexedResourceCache<CatalogSource> cache = sources;
+    return cache == null ? List.of() : cache.list().toList();
+  }
+
+  /** Indexes the source again now; every pass checks its revision, so an event is all it takes. */
+  public void recheckNow(ResourceID source) {
+    rechecks.propagateEvent(source);
   }
 
   @Override
