@@ -15,6 +15,8 @@ import java.util.Map;
  */
 public final class BundleConfigMap {
   public static final String DIGEST_ANNOTATION = "varroa.dev/bundle-digest";
+  /** Names the ComposedBundle whose render the ConfigMap holds, so Controllers using it are told of a new one. */
+  public static final String BUNDLE_LABEL = "varroa.dev/composed-bundle";
   private static final String PREFIX = "varroa-bundle-";
 
   private BundleConfigMap() {}
@@ -31,7 +33,7 @@ public final class BundleConfigMap {
         .withName(name(bundle.getMetadata().getName()))
         .withNamespace(bundle.getMetadata().getNamespace())
         .addToLabels("app.kubernetes.io/managed-by", "varroa")
-        .addToLabels("varroa.dev/composed-bundle", bundle.getMetadata().getName())
+        .addToLabels(BUNDLE_LABEL, bundle.getMetadata().getName())
         .addToAnnotations(DIGEST_ANNOTATION, rendered.digest())
         .withOwnerReferences(new OwnerReferenceBuilder()
             .withApiVersion(bundle.getApiVersion()).withKind(bundle.getKind())

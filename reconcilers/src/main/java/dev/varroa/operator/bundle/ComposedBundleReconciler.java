@@ -30,6 +30,10 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import dev.varroa.api.v1alpha1.CatalogItem;
+import java.util.Optional;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,6 +71,9 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
   private final Map<String, Check> lastChecks = new ConcurrentHashMap<>();
   private final SimpleInboundEventSource<ComposedBundle> rechecks = new SimpleInboundEventSource<>("bundle-rechecks");
   private volatile IndexedResourceCache<ComposedBundle> bundles;
+  private InformerEventSource<JenkinsVersionProfile, ComposedBundle> profiles;
+  private InformerEventSource<ProvisioningDefaults, ComposedBundle> defaults;
+  private InformerEventSource<CatalogItem, ComposedBundle> catalogItems;
 
   public ComposedBundleReconciler(BundleComposers composers, Clock clock) {
     this.composers = composers;
@@ -75,8 +82,28 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
 
   @Override
   public List<EventSource<?, ComposedBundle>> prepareEventSources(EventSourceContext<ComposedBundle> context) {
-    bundles = context.getPrimaryCache();
-    return List.of(rechecks);
+    IndexedResourceCache<ComposedBundle> primaries = context.getPrimaryCache();
+    bundles = primaries;
+    profiles = new InformerEventSource<>(InformerEventSourceConfiguration.from(JenkinsVersionProfile.class,
+            ComposedBundle.class)
+        .withSecondaryToPrimaryMapper(profile -> ids(primaries.list(b -> profileName(b.getSpec())
+            .filter(profile.getMetadata().getName()::equals).isPresent())))
+        .build(), context);
+    defaults = new InformerEventSource<>(InformerEventSourceConfiguration.from(ProvisioningDefaults.class,
+            ComposedBundle.class)
+        .withSecondaryToPrimaryMapper(d -> ids(primaries.list(b -> b.getSpec().versionProfileRef == null)))
+        .build(), context);
+    // A catalog item's new revision concerns the bundles that name it.
+    catalogItems = new InformerEventSource<>(InformerEventSourceConfiguration.from(CatalogItem.class,
+            ComposedBundle.class)
+        .withSecondaryToPrimaryMapper(item -> ids(primaries.list(item.getMetadata().getNamespace(),
+            b -> catalogItemNames(b.getSpec()).contains(item.getMetadata().getName()))))
+        .build(), context);
+    return List.of(rechecks, profiles, defaults, catalogItems);
+  }
+
+  private static Set<ResourceID> ids(java.util.stream.Stream<ComposedBundle> bundles) {
+    return bundles.map(ResourceID::fromResource).collect(java.util.stream.Collectors.toSet());
   }
 
   /** Every ComposedBundle the operator follows, from its cache; empty before the operator started. */
@@ -115,19 +142,20 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
       return patchIfChanged(bundle, previous, status, null);
     }
 
+    JenkinsVersionProfile profile = profileName(spec).flatMap(name -> profiles.get(new ResourceID(name))).orElse(null);
+    String inputsVersion = inputsVersion(bundle, profile);
     Check last = lastChecks.get(key);
     if (last != null && last.generation == generation && Objects.equals(last.requestedAt, requestedAt)
-        && now.isBefore(last.at.plus(interval))) {
+        && last.inputsVersion.equals(inputsVersion) && now.isBefore(last.at.plus(interval))) {
       return UpdateControl.<ComposedBundle>noUpdate().rescheduleAfter(Duration.between(now, last.at.plus(interval)));
     }
-    lastChecks.put(key, new Check(generation, requestedAt, now));
+    lastChecks.put(key, new Check(generation, requestedAt, inputsVersion, now));
 
     ComposedBundleStatus status = copy(previous);
     status.observedGeneration = generation;
     status.lastHandledReconcileAt = requestedAt;
     Conditions conditions = new Conditions(previous.conditions, generation, now.toString());
     EventRecorder events = new EventRecorder(client, FIELD_MANAGER);
-    JenkinsVersionProfile profile = profile(client, spec);
     if (profile == null) {
       String message = "no JenkinsVersionProfile: set spec.versionProfileRef, or versionProfileRef on the"
           + " ProvisioningDefaults named default, to a profile that exists";
@@ -182,7 +210,7 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     Duration next = waiting && RETRY_AFTER_UNAVAILABLE.compareTo(interval) < 0 ? RETRY_AFTER_UNAVAILABLE : interval;
     if (waiting) {
       // Due again after the short retry, not the full interval.
-      lastChecks.put(key, new Check(generation, requestedAt, now.minus(interval).plus(next)));
+      lastChecks.put(key, new Check(generation, requestedAt, inputsVersion, now.minus(interval).plus(next)));
     }
     return patchIfChanged(bundle, previous, status, next);
   }
@@ -210,15 +238,33 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
         bundle.getMetadata().getName(), digest);
   }
 
-  private static JenkinsVersionProfile profile(KubernetesClient client, ComposedBundleSpec spec) {
-    String name = spec.versionProfileRef != null ? spec.versionProfileRef.name : null;
-    if (name == null) {
-      ProvisioningDefaults defaults = client.resources(ProvisioningDefaults.class)
-          .withName(ProvisioningDefaults.DEFAULT_NAME).get();
-      name = defaults != null && defaults.getSpec() != null && defaults.getSpec().versionProfileRef != null
-          ? defaults.getSpec().versionProfileRef.name : null;
+  /** The bundle's own versionProfileRef, else the one of the ProvisioningDefaults named default. */
+  private Optional<String> profileName(ComposedBundleSpec spec) {
+    if (spec.versionProfileRef != null) {
+      return Optional.ofNullable(spec.versionProfileRef.name);
     }
-    return name == null ? null : client.resources(JenkinsVersionProfile.class).withName(name).get();
+    return defaults.get(new ResourceID(ProvisioningDefaults.DEFAULT_NAME))
+        .map(d -> d.getSpec() == null || d.getSpec().versionProfileRef == null ? null : d.getSpec().versionProfileRef.name);
+  }
+
+  /**
+   * What the render depends on besides the spec and the remote sources: the profile's version and the
+   * catalog items' versions. A change there renders again before the interval is up.
+   */
+  private String inputsVersion(ComposedBundle bundle, JenkinsVersionProfile profile) {
+    StringBuilder version = new StringBuilder(profile == null ? "-"
+        : profile.getMetadata().getName() + "@" + profile.getMetadata().getResourceVersion());
+    for (String item : catalogItemNames(bundle.getSpec())) {
+      version.append(',').append(item).append('@').append(catalogItems
+          .get(new ResourceID(item, bundle.getMetadata().getNamespace()))
+          .map(i -> i.getMetadata().getResourceVersion()).orElse("-"));
+    }
+    return version.toString();
+  }
+
+  private static List<String> catalogItemNames(ComposedBundleSpec spec) {
+    return spec == null || spec.inputs == null ? List.of() : spec.inputs.stream()
+        .filter(i -> i.catalogItem != null).map(i -> i.catalogItem.name).toList();
   }
 
   private static Set<String> declaredSecrets(ComposedBundleSpec spec) {
@@ -286,5 +332,5 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
   }
 
   /** When the sources were last checked for a bundle, and for which generation and request. */
-  private record Check(long generation, String requestedAt, Instant at) {}
+  private record Check(long generation, String requestedAt, String inputsVersion, Instant at) {}
 }

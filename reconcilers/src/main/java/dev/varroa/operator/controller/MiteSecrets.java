@@ -3,12 +3,12 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.SecretVariable;
 import dev.varroa.operator.render.ResolvedController;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The secret values a Controller's JCasC reads, taken from its Secrets at push time. They travel to
@@ -20,13 +20,13 @@ final class MiteSecrets {
   /** The values, variable name to bytes, or what keeps one from resolving, naming the field and the fix. */
   record Resolution(Map<String, byte[]> values, Optional<String> problem) {}
 
-  /** Reads each Secret once and resolves every secret variable of the Controller. */
-  static Resolution resolve(KubernetesClient client, ResolvedController controller) {
+  /** Resolves every secret variable of the Controller; {@code read} gives a Secret by name in its namespace. */
+  static Resolution resolve(Function<String, Optional<Secret>> read, ResolvedController controller) {
     Map<String, byte[]> values = new LinkedHashMap<>();
     List<SecretVariable> secrets = controller.secrets();
     for (int i = 0; i < secrets.size(); i++) {
       SecretVariable variable = secrets.get(i);
-      Secret secret = client.secrets().inNamespace(controller.namespace()).withName(variable.secretKeyRef.name).get();
+      Secret secret = read.apply(variable.secretKeyRef.name).orElse(null);
       String field = "spec.secrets[" + i + "] (" + variable.name + ")";
       if (secret == null) {
         return new Resolution(Map.of(), Optional.of(field + " names Secret " + variable.secretKeyRef.name

@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Applies rendered objects with server-side apply, and only when they changed: each object carries
@@ -21,10 +22,19 @@ final class OwnedObjectApplier {
   static final String APPLIED_HASH = "varroa.dev/applied-hash";
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-  private final KubernetesClient client;
+  /** Where the applier reads what exists and tells what it wrote: the operator's informers. */
+  interface OwnedObjects {
+    Optional<HasMetadata> existing(HasMetadata desired);
 
-  OwnedObjectApplier(KubernetesClient client) {
+    void remember(HasMetadata applied, Optional<HasMetadata> previous);
+  }
+
+  private final KubernetesClient client;
+  private final OwnedObjects owned;
+
+  OwnedObjectApplier(KubernetesClient client, OwnedObjects owned) {
     this.client = client;
+    this.owned = owned;
   }
 
   /** @return true when the object was written */
@@ -36,9 +46,9 @@ final class OwnedObjectApplier {
           .withUid(owner.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build()));
     }
     String hash = hash(desired);
-    HasMetadata existing = client.resource(desired).get();
-    if (existing != null && existing.getMetadata().getAnnotations() != null
-        && hash.equals(existing.getMetadata().getAnnotations().get(APPLIED_HASH))) {
+    Optional<HasMetadata> existing = owned.existing(desired);
+    if (existing.isPresent() && existing.get().getMetadata().getAnnotations() != null
+        && hash.equals(existing.get().getMetadata().getAnnotations().get(APPLIED_HASH))) {
       return false;
     }
     // Renderers may hand out immutable maps: annotate a copy.
@@ -46,7 +56,8 @@ final class OwnedObjectApplier {
         ? new HashMap<>() : new HashMap<>(desired.getMetadata().getAnnotations());
     annotations.put(APPLIED_HASH, hash);
     desired.getMetadata().setAnnotations(annotations);
-    client.resource(desired).fieldManager(ComposedBundleReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
+    owned.remember(client.resource(desired).fieldManager(ComposedBundleReconciler.FIELD_MANAGER).forceConflicts()
+        .serverSideApply(), existing);
     return true;
   }
 

@@ -33,10 +33,12 @@ public final class KubeletStandIn {
     for (io.fabric8.kubernetes.api.model.PersistentVolumeClaim template : sts.getSpec().getVolumeClaimTemplates()) {
       String claim = template.getMetadata().getName() + "-" + podName;
       if (client.persistentVolumeClaims().inNamespace(sts.getMetadata().getNamespace()).withName(claim).get() == null) {
-        // the provisioner's part: bind the claim to a volume of the requested size
+        // the StatefulSet controller's part: the claim from the template, with its labels; then the
+        // provisioner's: bind it to a volume of the requested size
         io.fabric8.kubernetes.api.model.PersistentVolumeClaim created = client.resource(
             new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(claim).withNamespace(sts.getMetadata().getNamespace()).endMetadata()
+                .withNewMetadata().withName(claim).withNamespace(sts.getMetadata().getNamespace())
+                .withLabels(template.getMetadata().getLabels()).endMetadata()
                 .withSpec(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder(template.getSpec())
                     .withVolumeName("pv-" + claim).build())
                 .build()).create();

@@ -1,0 +1,32 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.PodTemplate;
+import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.api.v1alpha1.UpdateCenter;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a Controller pass reads its inputs from: the operator's informer caches in production, maps in
+ * unit tests. No method issues a request.
+ */
+interface ControllerInputLookup {
+  Optional<ProvisioningDefaults> defaults();
+
+  Optional<ControllerClass> controllerClass(String name);
+
+  Optional<ComposedBundle> bundle(String namespace, String name);
+
+  /** The ConfigMap in which the ComposedBundle reconciler stored the bundle's render in force. */
+  Optional<ConfigMap> bundleRender(String namespace, String bundleName);
+
+  Optional<JenkinsVersionProfile> profile(String name);
+
+  List<UpdateCenter> updateCenters();
+
+  List<PodTemplate> podTemplates(String namespace);
+}

@@ -1,0 +1,28 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.PodTemplate;
+import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.operator.render.ChannelEndpoint;
+import dev.varroa.operator.render.RenderInput;
+import dev.varroa.operator.render.ResolvedController;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything one Controller pass renders from, gathered from the caches by {@link ControllerInputResolver}.
+ *
+ * @param bundleName the ComposedBundle in force, or varroa-starter
+ */
+record ControllerInputs(ResolvedController resolved, JenkinsVersionProfile profile, String bundleName,
+    RenderedBundle rendered, Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates) {
+  ControllerInputs {
+    podTemplates = List.copyOf(podTemplates);
+  }
+
+  RenderInput renderInput(Optional<ChannelEndpoint> channel) {
+    return channel.map(endpoint -> new RenderInput(resolved, profile, rendered, updateCenter, podTemplates, endpoint))
+        .orElseGet(() -> new RenderInput(resolved, profile, rendered, updateCenter, podTemplates));
+  }
+}
