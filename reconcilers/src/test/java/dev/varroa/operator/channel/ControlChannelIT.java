@@ -126,6 +126,29 @@ class ControlChannelIT {
   }
 
   @Test
+  void aRotatedSecretValueReachesJenkinsAtOnce(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    client.resource(new SecretBuilder().withNewMetadata().withName("rotating").withNamespace("ci").endMetadata()
+        .withStringData(Map.of("token", "first-value")).build()).create();
+    PodPlayer pod = play(client, client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: rotating, namespace: ci}
+        spec:
+          secrets:
+            - {name: ROTATING_TOKEN, secretKeyRef: {name: rotating, key: token}}
+        """, Controller.class)).create(), p -> { });
+    Path secretFile = pod.secretsDirectory().resolve("ROTATING_TOKEN");
+    await().atMost(DEADLINE).until(() -> Files.exists(secretFile) && Files.readString(secretFile).equals("first-value"));
+
+    client.secrets().inNamespace("ci").withName("rotating").edit(s -> new SecretBuilder(s).withData(null)
+        .withStringData(Map.of("token", "second-value")).build());
+
+    // Secrets are watched: nothing periodic is due for minutes, the watch brings the new value
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(secretFile).equals("second-value"));
+  }
+
+  @Test
   void jenkinsRefusingTheConfigurationShowsAsApplyFailedWithItsMessage(KubeApiServer kube) throws Exception {
     KubernetesClient client = kube.client();
     play(client, controller(client, "refused"),
