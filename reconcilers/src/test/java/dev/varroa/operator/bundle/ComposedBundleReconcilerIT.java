@@ -153,6 +153,46 @@ class ComposedBundleReconcilerIT {
         .getMetadata().getAnnotations().get(BundleConfigMap.DIGEST_ANNOTATION)).isEqualTo(good);
   }
 
+  @Test
+  void aVersionProfilePatchRendersItsBundlesAgainBeforeTheInterval(KubeApiServer kube, GitServer git) throws Exception {
+    KubernetesClient client = kube.client();
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: JenkinsVersionProfile
+        metadata: {name: lts-next}
+        spec:
+          jenkinsVersion: "2.555.2"
+          image: jenkins/jenkins:2.555.2-lts-jdk21
+          plugins:
+            - {id: git, version: "5.8.0"}
+        """, GenericKubernetesResource.class)).create();
+    GitRepository repo = git.createRepository("team-d");
+    repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: d\n", "plugins.yaml", "plugins:\n  - id: git\n"),
+        "one");
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: ComposedBundle
+        metadata: {name: team-d, namespace: ci}
+        spec:
+          interval: 1h
+          versionProfileRef: {name: lts-next}
+          inputs:
+            - git: {url: "%s", ref: {branch: main}}
+        """.formatted(git.httpUrl("team-d")), GenericKubernetesResource.class)).create();
+    await().atMost(DEADLINE).until(() -> plugins(client, "team-d").equals("git:5.8.0\n"));
+
+    client.resources(JenkinsVersionProfile.class).withName("lts-next").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"plugins\":[{\"id\":\"git\",\"version\":\"5.9.0\"}]}}");
+
+    // the interval is an hour: only the profile's watch can render this
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugins(client, "team-d").equals("git:5.9.0\n"));
+  }
+
+  private static String plugins(KubernetesClient client, String bundle) {
+    ConfigMap stored = client.configMaps().inNamespace("ci").withName(BundleConfigMap.name(bundle)).get();
+    return stored == null ? "" : stored.getData().get("plugins.txt");
+  }
+
   /** A merge patch carries no resourceVersion: the operator writes the same object meanwhile. */
   private static void requestReconcile(KubernetesClient client, String name, String value) {
     client.resources(ComposedBundle.class).inNamespace("ci").withName(name).patch(

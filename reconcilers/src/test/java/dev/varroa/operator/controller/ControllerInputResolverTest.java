@@ -1,0 +1,163 @@
+package dev.varroa.operator.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.PodTemplate;
+import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.api.v1alpha1.UpdateCenter;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The resolution step alone: inputs from a lookup, one value or one blocking reason naming the fix. */
+class ControllerInputResolverTest {
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
+  private static final String PROFILE = """
+      apiVersion: varroa.dev/v1alpha1
+      kind: JenkinsVersionProfile
+      metadata: {name: lts, resourceVersion: "1"}
+      spec:
+        jenkinsVersion: "2.555.2"
+        image: jenkins/jenkins:2.555.2-lts-jdk21
+        plugins:
+          - {id: configuration-as-code, version: "2006.v001a_2ca_6b_574"}
+          - {id: kubernetes, version: "4384.v1b_6367f393d9"}
+          - {id: workflow-aggregator, version: "608.v67378e9d3db_1"}
+          - {id: git, version: "5.8.0"}
+          - {id: credentials, version: "1453.v9b_a_29777a_b_fd"}
+      """;
+
+  /** Objects as the informers would hold them. */
+  private static final class Lookup implements ControllerInputLookup {
+    final List<HasMetadata> objects = new ArrayList<>();
+
+    Lookup with(Class<? extends HasMetadata> kind, String yaml) {
+      objects.add(YAML.unmarshal(yaml, kind));
+      return this;
+    }
+
+    private <T extends HasMetadata> Optional<T> find(Class<T> kind, String namespace, String name) {
+      return objects.stream().filter(kind::isInstance).map(kind::cast)
+          .filter(o -> o.getMetadata().getName().equals(name))
+          .filter(o -> namespace == null || namespace.equals(o.getMetadata().getNamespace())).findFirst();
+    }
+
+    @Override
+    public Optional<ProvisioningDefaults> defaults() {
+      return find(ProvisioningDefaults.class, null, "default");
+    }
+
+    @Override
+    public Optional<ControllerClass> controllerClass(String name) {
+      return find(ControllerClass.class, null, name);
+    }
+
+    @Override
+    public Optional<ComposedBundle> bundle(String namespace, String name) {
+      return find(ComposedBundle.class, namespace, name);
+    }
+
+    @Override
+    public Optional<ConfigMap> bundleRender(String namespace, String bundleName) {
+      return find(ConfigMap.class, namespace, "varroa-bundle-" + bundleName);
+    }
+
+    @Override
+    public Optional<JenkinsVersionProfile> profile(String name) {
+      return find(JenkinsVersionProfile.class, null, name);
+    }
+
+    @Override
+    public List<UpdateCenter> updateCenters() {
+      return objects.stream().filter(UpdateCenter.class::isInstance).map(UpdateCenter.class::cast).toList();
+    }
+
+    @Override
+    public List<PodTemplate> podTemplates(String namespace) {
+      return objects.stream().filter(PodTemplate.class::isInstance).map(PodTemplate.class::cast)
+          .filter(t -> t.getMetadata().getNamespace().equals(namespace)).toList();
+    }
+  }
+
+  private static Controller controller(String spec) {
+    return YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: team-a, namespace: ci, uid: 0f3c2a9e-1111-2222-3333-444455556666}
+        spec: %s
+        """.formatted(spec), Controller.class);
+  }
+
+  private static ControllerInputResolver.Gathered gather(Controller controller, Lookup lookup) {
+    return ControllerInputResolver.gather(controller, lookup, new StarterRenders());
+  }
+
+  @Test
+  void gathersTheStarterBundleWithTheProfileTheDefaultsName() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ProvisioningDefaults.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: ProvisioningDefaults
+        metadata: {name: default}
+        spec: {versionProfileRef: {name: lts}}
+        """);
+    ControllerInputResolver.Gathered gathered = gather(controller("{}"), lookup);
+    assertThat(gathered).isInstanceOfSatisfying(ControllerInputResolver.Ready.class, ready -> {
+      assertThat(ready.inputs().bundleName()).isEqualTo("varroa-starter");
+      assertThat(ready.inputs().profile().getMetadata().getName()).isEqualTo("lts");
+      assertThat(ready.inputs().rendered().digest()).startsWith("sha256:");
+    });
+  }
+
+  @Test
+  void blocksOnAMissingClassNamingTheField() {
+    ControllerInputResolver.Gathered gathered = gather(controller("{classRef: {name: large}}"), new Lookup().with(JenkinsVersionProfile.class, PROFILE));
+    assertThat(gathered).isInstanceOfSatisfying(ControllerInputResolver.Blocked.class,
+        blocked -> assertThat(blocked.message()).contains("ControllerClass large").contains("spec.classRef.name")
+            .contains("fix"));
+  }
+
+  @Test
+  void blocksOnAMissingProfileAndOnAMissingBundle() {
+    assertThat(gather(controller("{versionProfileRef: {name: gone}}"), new Lookup()))
+        .isInstanceOfSatisfying(ControllerInputResolver.Blocked.class,
+            blocked -> assertThat(blocked.message()).contains("JenkinsVersionProfile gone does not exist"));
+    assertThat(gather(controller("{composedBundleRef: {name: team}}"), new Lookup().with(JenkinsVersionProfile.class, PROFILE)))
+        .isInstanceOfSatisfying(ControllerInputResolver.Blocked.class,
+            blocked -> assertThat(blocked.message()).contains("ComposedBundle team does not exist in namespace ci"));
+  }
+
+  @Test
+  void waitsForABundleThatHasNoRenderYet() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ComposedBundle.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: ComposedBundle
+        metadata: {name: team, namespace: ci}
+        spec:
+          versionProfileRef: {name: lts}
+          inputs:
+            - git: {url: "https://git.example.com/team.git", ref: {branch: main}}
+        """);
+    assertThat(gather(controller("{composedBundleRef: {name: team}}"), lookup))
+        .isEqualTo(new ControllerInputResolver.WaitingForBundle("team"));
+  }
+
+  @Test
+  void findsTheProfileAControllerUsesThroughItsClass() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ControllerClass.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: ControllerClass
+        metadata: {name: small}
+        spec: {versionProfileRef: {name: lts}}
+        """);
+    assertThat(ControllerInputResolver.profileName(controller("{classRef: {name: small}}"), lookup)).contains("lts");
+    assertThat(ControllerInputResolver.profileName(controller("{}"), lookup)).isEmpty();
+  }
+}
