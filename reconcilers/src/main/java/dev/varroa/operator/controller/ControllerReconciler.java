@@ -101,9 +101,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint));
     List<HasMetadata> objects = ControllerObjects.render(input);
 
-    Optional<String> refused = new WorkloadApplier(client, caches).apply(controller, objects);
+    Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects);
     if (refused.isPresent()) {
-      return blocked(controller, previous, generation, refused.get());
+      UpdateControl<Controller> control = blocked(controller, previous, generation, refused.get().message());
+      return refused.get().retry().map(control::rescheduleAfter).orElse(control);
     }
 
     String namespace = controller.getMetadata().getNamespace();
@@ -152,7 +153,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     return passes.get();
   }
 
-  /** Every input that can block a pass is watched: a block ends when its cause changes, not on a timer. */
+  /** Inputs that can block a pass are watched: a block ends when its cause changes, not on a timer. */
   private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, long generation,
       String message) {
     ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(

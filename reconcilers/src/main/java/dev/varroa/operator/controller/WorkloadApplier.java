@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -19,7 +20,12 @@ import org.slf4j.LoggerFactory;
  * JENKINS_HOME on its claim. Reads what exists from the caches. Returns why it could not, with the fix.
  */
 final class WorkloadApplier {
+  /** How soon a claim resize the storage class refused is tried again: StorageClasses are not watched. */
+  static final Duration RETRY_REFUSED_RESIZE = Duration.ofMinutes(1);
   private static final Logger LOG = LoggerFactory.getLogger(WorkloadApplier.class);
+
+  /** Why the apply step stopped, with the fix; {@code retry} when only time can tell it changed. */
+  record Refusal(String message, Optional<Duration> retry) {}
 
   private final KubernetesClient client;
   private final ControllerCaches caches;
@@ -29,7 +35,7 @@ final class WorkloadApplier {
     this.caches = caches;
   }
 
-  Optional<String> apply(Controller controller, List<HasMetadata> objects) {
+  Optional<Refusal> apply(Controller controller, List<HasMetadata> objects) {
     StatefulSet desired = objects.stream().filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast)
         .findFirst().orElseThrow();
     StatefulSet existing = caches.statefulSet(desired.getMetadata().getNamespace(), desired.getMetadata().getName())
@@ -38,14 +44,15 @@ final class WorkloadApplier {
     PersistenceResize.Plan resize = PersistenceResize.plan(desired, existing,
         claim.map(c -> c.getSpec().getResources().getRequests().get("storage")).orElse(null));
     if (resize instanceof PersistenceResize.Refused refused) {
-      return Optional.of(refused.message());
+      return Optional.of(new Refusal(refused.message(), Optional.empty()));
     }
     OwnedObjectApplier applier = new OwnedObjectApplier(client, caches);
     for (HasMetadata object : objects) {
       applier.apply(object, controller);
     }
     if (resize instanceof PersistenceResize.Grow grow && claim.isPresent()) {
-      return growJenkinsHome(claim.get(), grow.size());
+      return growJenkinsHome(claim.get(), grow.size())
+          .map(message -> new Refusal(message, Optional.of(RETRY_REFUSED_RESIZE)));
     }
     return Optional.empty();
   }
