@@ -167,6 +167,9 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       return UpdateControl.noUpdate();
     }
     controller.setStatus(status);
+    // Only this reconciler writes status: apply it without the resourceVersion of a cache that may lag
+    // our own last patch, so a pass right after another does not end in a 409 and a retry.
+    controller.getMetadata().setResourceVersion(null);
     return UpdateControl.patchStatus(controller);
   }
 }

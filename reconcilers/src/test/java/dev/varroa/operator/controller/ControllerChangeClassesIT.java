@@ -14,7 +14,7 @@ import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
-import dev.varroa.testfixtures.kube.WriteCounter;
+import dev.varroa.testfixtures.kube.RequestCounter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -46,7 +46,7 @@ class ControllerChangeClassesIT {
         "plugins.yaml", "plugins:\n  - id: git\n"), "first");
     setUp(client, git.httpUrl("team"));
 
-    WriteCounter counter = new WriteCounter();
+    RequestCounter counter = new RequestCounter();
     try (KubernetesClient counted = counter.client(kube);
         VarroaOperator operator = new VarroaOperator(counted, cache, null)) {
       operator.start();
@@ -73,7 +73,7 @@ class ControllerChangeClassesIT {
       try (VarroaOperator resync = new VarroaOperator(counted, cache, null)) {
         resync.start();
         await().atMost(DEADLINE).until(() -> resync.controllers().completedPasses() >= 1);
-        assertThat(counter.writes()).as("writes on a resync with nothing changed").isEmpty();
+        assertThat(counter.of(RequestCounter.Kind.WRITE)).as("writes on a resync with nothing changed").isEmpty();
       }
     }
   }

@@ -9,6 +9,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -20,20 +21,7 @@ import org.junit.jupiter.api.Test;
 /** The resolution step alone: inputs from a lookup, one value or one blocking reason naming the fix. */
 class ControllerInputResolverTest {
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
-  private static final String PROFILE = """
-      apiVersion: varroa.dev/v1alpha1
-      kind: JenkinsVersionProfile
-      metadata: {name: lts, resourceVersion: "1"}
-      spec:
-        jenkinsVersion: "2.555.2"
-        image: jenkins/jenkins:2.555.2-lts-jdk21
-        plugins:
-          - {id: configuration-as-code, version: "2006.v001a_2ca_6b_574"}
-          - {id: kubernetes, version: "4384.v1b_6367f393d9"}
-          - {id: workflow-aggregator, version: "608.v67378e9d3db_1"}
-          - {id: git, version: "5.8.0"}
-          - {id: credentials, version: "1453.v9b_a_29777a_b_fd"}
-      """;
+  private static final String PROFILE = StarterProfile.PROFILE_YAML;
 
   /** Objects as the informers would hold them. */
   private static final class Lookup implements ControllerInputLookup {
