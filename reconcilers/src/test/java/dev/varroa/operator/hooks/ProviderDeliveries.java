@@ -44,10 +44,11 @@ final class ProviderDeliveries {
          "head_commit":{"id":"%s","message":"Raise the executor count"},
          "repository":{"id":1296269,"node_id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5","name":"bundles","full_name":"acme/bundles",
            "private":true,"owner":{"name":"acme","login":"acme"},"html_url":"%s",
-           "url":"https://api.github.com/repos/acme/bundles","git_url":"git://github.com/acme/bundles.git",
+           "url":"https://api.github.com/repos/acme/bundles","git_url":"%s",
            "ssh_url":"%s","clone_url":"%s","svn_url":"%s","default_branch":"main","master_branch":"main"},
          "pusher":{"name":"mona","email":"mona@example.com"},"sender":{"login":"mona","id":1}}
-        """.formatted(ref, BEFORE, AFTER, htmlUrl, AFTER, AFTER, htmlUrl, AFTER, AFTER, htmlUrl, sshUrl, cloneUrl, htmlUrl);
+        """.formatted(ref, BEFORE, AFTER, htmlUrl, AFTER, AFTER, htmlUrl, AFTER, AFTER, htmlUrl,
+        htmlUrl.replaceFirst("^https?://", "git://") + ".git", sshUrl, cloneUrl, htmlUrl);
   }
 
   static String githubPushBody(String ref) {
