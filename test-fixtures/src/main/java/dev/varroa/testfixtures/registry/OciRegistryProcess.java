@@ -42,8 +42,8 @@ public final class OciRegistryProcess implements ClassScopedFixtureExtension.Run
 
     /**
      * Starts the registry so that it notifies each endpoint of what is pushed and pulled, as a production
-     * registry configured with {@code notifications.endpoints} does. Blob events are left out
-     * ({@code ignoredmediatypes}), so endpoints see manifest events only.
+     * registry configured with {@code notifications.endpoints} does. Blob events and pulls are left out
+     * ({@code ignore}), so endpoints see manifest pushes and deletes only.
      */
     public static OciRegistryProcess start(List<NotificationEndpoint> notify) throws InterruptedException {
         Executable binary = Executable.require("docker-registry", "docker-registry");
@@ -97,7 +97,7 @@ public final class OciRegistryProcess implements ClassScopedFixtureExtension.Run
             yaml.append("    - name: ").append(quoted(endpoint.name())).append('\n')
                     .append("      url: ").append(quoted(endpoint.url().toString())).append('\n')
                     .append("      timeout: 2s\n      threshold: 3\n      backoff: 1s\n")
-                    .append("      ignoredmediatypes:\n        - application/octet-stream\n");
+                    .append("      ignore:\n        mediatypes: [application/octet-stream]\n        actions: [pull]\n");
             if (!endpoint.headers().isEmpty()) {
                 yaml.append("      headers:\n");
             }
