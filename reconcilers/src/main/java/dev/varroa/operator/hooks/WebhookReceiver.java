@@ -78,7 +78,14 @@ public final class WebhookReceiver implements AutoCloseable {
 
   private void handle(HttpExchange exchange, Route route) throws IOException {
     try (exchange) {
-      Reply reply = answer(exchange, route);
+      Reply reply;
+      try {
+        reply = answer(exchange, route);
+      } catch (RuntimeException e) {
+        // A push that could not be applied is answered so the sender shows it; the interval still catches the change.
+        LOG.error("event=delivery_failed path={} status=500 error=\"{}\"", route.path, e.toString(), e);
+        reply = Reply.error(500, "the push could not be applied; see the operator's log");
+      }
       if (reply.status() == 405) {
         exchange.getResponseHeaders().set("Allow", "POST");
       }
