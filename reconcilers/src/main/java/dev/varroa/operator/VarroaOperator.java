@@ -5,7 +5,12 @@ import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
 import dev.varroa.operator.controller.ControllerReconciler;
+import dev.varroa.operator.hooks.ReconcilerPushTargets;
+import dev.varroa.operator.hooks.WebhookReceiver;
+import dev.varroa.operator.hooks.WebhookSecret;
+import dev.varroa.operator.hooks.WebhookSettings;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
+import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -47,7 +52,9 @@ public final class VarroaOperator implements AutoCloseable {
   private final ComposedBundleReconciler bundles;
   private final CatalogSourceReconciler catalogSources;
   private final ControlChannel channel;
+  private final KubernetesClient client;
   private HttpServer http;
+  private WebhookReceiver webhooks;
 
   /**
    * @param client the API server connection
@@ -69,6 +76,7 @@ public final class VarroaOperator implements AutoCloseable {
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries) {
     this.channel = channel;
+    this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
@@ -104,6 +112,16 @@ public final class VarroaOperator implements AutoCloseable {
     return http.getAddress().getPort();
   }
 
+  /**
+   * Serves POST /hooks/git and /hooks/registry on their own port (0 picks a free one): an authentic push
+   * re-checks the bundles and catalog sources that follow what moved. Returns the port.
+   */
+  public int serveWebhooks(int port, WebhookSecret secret) throws IOException {
+    webhooks = WebhookReceiver.start(port, secret, new ReconcilerPushTargets(bundles, catalogSources,
+        new EventRecorder(client, ComposedBundleReconciler.FIELD_MANAGER)));
+    return webhooks.port();
+  }
+
   /** The Controller reconciler, whose completed passes tests count. */
   public ControllerReconciler controllers() {
     return controllers;
@@ -128,6 +146,9 @@ public final class VarroaOperator implements AutoCloseable {
   public void close() {
     if (http != null) {
       http.stop(0);
+    }
+    if (webhooks != null) {
+      webhooks.close();
     }
     operator.stop();
     if (channel != null) {
@@ -163,8 +184,10 @@ public final class VarroaOperator implements AutoCloseable {
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp);
     int port = operator.serveHttp(Integer.parseInt(System.getenv().getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
+    WebhookSettings hooks = WebhookSettings.fromEnv(System.getenv());
+    int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();
-    LOG.info("event=operator_started http_port={} lease_namespace={}", port, namespace);
+    LOG.info("event=operator_started http_port={} webhooks_port={} lease_namespace={}", port, hooksPort, namespace);
   }
 }

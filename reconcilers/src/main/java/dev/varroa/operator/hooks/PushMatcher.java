@@ -1,0 +1,102 @@
+package dev.varroa.operator.hooks;
+
+import dev.varroa.api.v1alpha1.BundleInput;
+import dev.varroa.api.v1alpha1.CatalogSource;
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.GitSource;
+import dev.varroa.api.v1alpha1.OciSource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Which followed objects a push concerns. A branch push concerns inputs following that branch; a tag
+ * push, inputs following that tag or any semver range; nothing concerns an input pinned to a commit or
+ * a digest. Suspended objects are left alone, as their reconciler would not look anyway.
+ */
+public final class PushMatcher {
+  private PushMatcher() {}
+
+  public static Rechecks match(PushNotice notice, List<ComposedBundle> bundles, List<CatalogSource> sources) {
+    if (notice instanceof GitPush git) {
+      return match(git, bundles, sources);
+    }
+    return match((RegistryPush) notice, bundles, sources);
+  }
+
+  static Rechecks match(GitPush push, List<ComposedBundle> bundles, List<CatalogSource> sources) {
+    Set<RepositoryKey> repositories = push.repositoryUrls().stream().map(RepositoryKey::ofGitUrl)
+        .flatMap(Optional::stream).collect(Collectors.toSet());
+    Set<ResourceID> matchedBundles = new HashSet<>();
+    for (ComposedBundle bundle : bundles) {
+      if (bundle.getSpec() != null && active(bundle.getSpec().suspend)
+          && inputs(bundle).stream().map(i -> i.git).anyMatch(git -> follows(git, repositories, push.refs()))) {
+        matchedBundles.add(ResourceID.fromResource(bundle));
+      }
+    }
+    Set<ResourceID> matchedSources = new HashSet<>();
+    for (CatalogSource source : sources) {
+      if (source.getSpec() != null && active(source.getSpec().suspend)
+          && follows(source.getSpec().git, repositories, push.refs())) {
+        matchedSources.add(ResourceID.fromResource(source));
+      }
+    }
+    return new Rechecks(matchedBundles, matchedSources);
+  }
+
+  static Rechecks match(RegistryPush push, List<ComposedBundle> bundles, List<CatalogSource> sources) {
+    Set<ResourceID> matchedBundles = new HashSet<>();
+    for (ComposedBundle bundle : bundles) {
+      if (bundle.getSpec() != null && active(bundle.getSpec().suspend)
+          && inputs(bundle).stream().map(i -> i.oci).anyMatch(oci -> follows(oci, push.tags()))) {
+        matchedBundles.add(ResourceID.fromResource(bundle));
+      }
+    }
+    Set<ResourceID> matchedSources = new HashSet<>();
+    for (CatalogSource source : sources) {
+      if (source.getSpec() != null && active(source.getSpec().suspend) && follows(source.getSpec().oci, push.tags())) {
+        matchedSources.add(ResourceID.fromResource(source));
+      }
+    }
+    return new Rechecks(matchedBundles, matchedSources);
+  }
+
+  private static boolean follows(GitSource git, Set<RepositoryKey> repositories, List<String> refs) {
+    if (git == null || git.ref == null || RepositoryKey.ofGitUrl(git.url).filter(repositories::contains).isEmpty()) {
+      return false;
+    }
+    if (git.ref.branch != null) {
+      return refs.contains(fullRef(git.ref.branch, GitPush.BRANCH_PREFIX));
+    }
+    if (git.ref.tag != null) {
+      return refs.contains(fullRef(git.ref.tag, GitPush.TAG_PREFIX));
+    }
+    // A semver range may now resolve to the new tag; a commit never moves.
+    return git.ref.semver != null && refs.stream().anyMatch(ref -> ref.startsWith(GitPush.TAG_PREFIX));
+  }
+
+  private static boolean follows(OciSource oci, List<RegistryPush.PushedTag> tags) {
+    if (oci == null || oci.ref == null) {
+      return false;
+    }
+    Optional<RepositoryKey> followed = RepositoryKey.ofOciUrl(oci.url);
+    return followed.isPresent() && tags.stream()
+        .filter(t -> RepositoryKey.ofRegistry(t.host(), t.repository()).equals(followed))
+        .anyMatch(t -> oci.ref.semver != null || (oci.ref.tag != null && oci.ref.tag.equals(t.tag())));
+  }
+
+  private static String fullRef(String name, String prefix) {
+    return name.startsWith("refs/") ? name : prefix + name;
+  }
+
+  private static boolean active(Boolean suspend) {
+    return !Boolean.TRUE.equals(suspend);
+  }
+
+  private static List<BundleInput> inputs(ComposedBundle bundle) {
+    return bundle.getSpec() == null || bundle.getSpec().inputs == null ? List.of() : bundle.getSpec().inputs;
+  }
+}

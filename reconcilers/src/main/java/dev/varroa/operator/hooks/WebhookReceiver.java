@@ -1,0 +1,206 @@
+package dev.varroa.operator.hooks;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.varroa.api.v1alpha1.CatalogSource;
+import dev.varroa.api.v1alpha1.ComposedBundle;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Push notifications over HTTP: {@code POST /hooks/git} from Git hosts and {@code POST /hooks/registry}
+ * from a distribution registry. An authentic push re-checks, at once, the bundles and catalog sources
+ * that follow what moved; the payload is only a hint, as each re-check reads the source itself.
+ */
+public final class WebhookReceiver implements AutoCloseable {
+  /** The receiver's own port, beside the metrics port 8081. */
+  public static final int DEFAULT_PORT = 8082;
+  public static final String GIT_PATH = "/hooks/git";
+  public static final String REGISTRY_PATH = "/hooks/registry";
+  /** Larger deliveries are refused unread; a push of a few commits is a few KiB, and the interval still catches a huge one. */
+  public static final int MAX_BODY_BYTES = 1024 * 1024;
+  private static final int THREADS = 2;
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookReceiver.class);
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final WebhookSecret secret;
+  private final PushTargets targets;
+
+  private WebhookReceiver(HttpServer server, ExecutorService executor, WebhookSecret secret, PushTargets targets) {
+    this.server = server;
+    this.executor = executor;
+    this.secret = secret;
+    this.targets = targets;
+  }
+
+  /** Listens on the port (0 picks a free one) on every interface, as the metrics endpoint does. */
+  public static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+    ExecutorService executor = Executors.newFixedThreadPool(THREADS, runnable -> {
+      Thread thread = new Thread(runnable, "webhook-receiver");
+      thread.setDaemon(true);
+      return thread;
+    });
+    WebhookReceiver receiver = new WebhookReceiver(server, executor, secret, targets);
+    server.createContext(GIT_PATH, exchange -> receiver.handle(exchange, Route.GIT));
+    server.createContext(REGISTRY_PATH, exchange -> receiver.handle(exchange, Route.REGISTRY));
+    server.setExecutor(executor);
+    server.start();
+    LOG.info("event=webhooks_listening port={} paths={},{}", receiver.port(), GIT_PATH, REGISTRY_PATH);
+    SecretLookup atStart = secret.current();
+    if (!atStart.isFound()) {
+      LOG.warn("event=webhooks_refusing status=401 reason=\"{}\"", atStart.problem());
+    }
+    return receiver;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private void handle(HttpExchange exchange, Route route) throws IOException {
+    try (exchange) {
+      Reply reply;
+      try {
+        reply = answer(exchange, route);
+      } catch (RuntimeException e) {
+        // A push that could not be applied is answered so the sender shows it; the interval still catches the change.
+        LOG.error("event=delivery_failed path={} status=500 error=\"{}\"", route.path, e.toString(), e);
+        reply = Reply.error(500, "the push could not be applied; see the operator's log");
+      }
+      if (reply.status() == 405) {
+        exchange.getResponseHeaders().set("Allow", "POST");
+      }
+      byte[] body = PayloadJson.MAPPER.writeValueAsBytes(reply.body());
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(reply.status(), body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    }
+  }
+
+  private Reply answer(HttpExchange exchange, Route route) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    String remote = exchange.getRemoteAddress() == null ? "" : exchange.getRemoteAddress().getAddress().getHostAddress();
+    if (!route.path.equals(path)) {
+      return Reply.error(404, "no hook at " + path + "; the hooks are " + GIT_PATH + " and " + REGISTRY_PATH);
+    }
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      return Reply.error(405, exchange.getRequestMethod() + " is not allowed on " + path + "; deliveries are POST");
+    }
+    byte[] body = readBounded(exchange);
+    if (body == null) {
+      LOG.warn("event=delivery_refused path={} status=413 remote={} reason=\"body over {} bytes\"", path, remote,
+          MAX_BODY_BYTES);
+      exchange.getResponseHeaders().set("Connection", "close");
+      return Reply.error(413, "body over " + MAX_BODY_BYTES + " bytes; a push notification is far smaller");
+    }
+    SecretLookup shared = secret.current();
+    if (!shared.isFound()) {
+      LOG.warn("event=delivery_refused path={} status=401 remote={} reason=\"{}\"", path, remote, shared.problem());
+      // The caller is not authenticated: the details (Secret names) stay in the operator's log.
+      return Reply.error(401, "the receiver has no shared secret configured; see the operator's log");
+    }
+    Verdict verdict = route.read(exchange, body, shared.value());
+    if (verdict instanceof Verdict.Refused refused) {
+      LOG.warn("event=delivery_refused path={} status=401 remote={} reason=\"{}\"", path, remote, refused.reason());
+      return Reply.error(401, refused.reason());
+    }
+    if (verdict instanceof Verdict.Malformed malformed) {
+      LOG.warn("event=delivery_malformed path={} status=400 remote={} reason=\"{}\"", path, remote, malformed.reason());
+      return Reply.error(400, malformed.reason());
+    }
+    if (verdict instanceof Verdict.Ignored ignored) {
+      LOG.info("event=delivery_ignored path={} status=202 reason=\"{}\"", path, ignored.reason());
+      return new Reply(202, Map.of("ignored", ignored.reason()));
+    }
+    PushNotice notice = ((Verdict.Accepted) verdict).notice();
+    Rechecks rechecks = recheck(notice);
+    LOG.info("event=push_received path={} status=202 notice=\"{}\" rechecked_bundles={} rechecked_catalog_sources={}",
+        path, notice.describe(), String.join(",", rechecks.bundleNames()), String.join(",", rechecks.catalogSourceNames()));
+    Map<String, Object> rechecked = new LinkedHashMap<>();
+    rechecked.put("composedBundles", rechecks.bundleNames());
+    rechecked.put("catalogSources", rechecks.catalogSourceNames());
+    return new Reply(202, Map.of("rechecked", rechecked));
+  }
+
+  private Rechecks recheck(PushNotice notice) {
+    List<ComposedBundle> bundles = targets.bundles();
+    List<CatalogSource> sources = targets.catalogSources();
+    Rechecks rechecks = PushMatcher.match(notice, bundles, sources);
+    String why = notice.describe() + "; sources re-checked now";
+    bundles.stream().filter(b -> rechecks.bundles().contains(ResourceID.fromResource(b)))
+        .forEach(b -> targets.recheck(b, why));
+    sources.stream().filter(s -> rechecks.catalogSources().contains(ResourceID.fromResource(s)))
+        .forEach(s -> targets.recheck(s, why));
+    return rechecks;
+  }
+
+  /** The body, or null when it is over the bound; never more than the bound and one byte is read. */
+  private static byte[] readBounded(HttpExchange exchange) throws IOException {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length.strip()) > MAX_BODY_BYTES) {
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        // The server itself refuses a malformed Content-Length before this runs; read bounded regardless.
+      }
+    }
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+      return body.length > MAX_BODY_BYTES ? null : body;
+    }
+  }
+
+  /** The two hooks and the reader of each. */
+  private enum Route {
+    GIT(GIT_PATH) {
+      @Override
+      Verdict read(HttpExchange exchange, byte[] body, byte[] secret) {
+        return GitDeliveryReader.read(exchange.getRequestHeaders(), body, secret);
+      }
+    },
+    REGISTRY(REGISTRY_PATH) {
+      @Override
+      Verdict read(HttpExchange exchange, byte[] body, byte[] secret) {
+        return RegistryDeliveryReader.read(exchange.getRequestHeaders(), body, secret);
+      }
+    };
+
+    private final String path;
+
+    Route(String path) {
+      this.path = path;
+    }
+
+    abstract Verdict read(HttpExchange exchange, byte[] body, byte[] secret);
+  }
+
+  /** A status and the JSON body answering it. */
+  private record Reply(int status, Map<String, Object> body) {
+    static Reply error(int status, String message) {
+      return new Reply(status, Map.of("error", message));
+    }
+  }
+}

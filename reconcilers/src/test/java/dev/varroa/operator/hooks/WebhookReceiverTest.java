@@ -1,0 +1,217 @@
+package dev.varroa.operator.hooks;
+
+import static dev.varroa.operator.hooks.FollowedObjects.catalogSource;
+import static dev.varroa.operator.hooks.FollowedObjects.gitBundle;
+import static dev.varroa.operator.hooks.FollowedObjects.ociBundle;
+import static dev.varroa.operator.hooks.ProviderDeliveries.github;
+import static dev.varroa.operator.hooks.ProviderDeliveries.githubPushBody;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.varroa.operator.hooks.ProviderDeliveries.Delivery;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The receiver over HTTP on loopback, with push targets that only record what they were asked. */
+class WebhookReceiverTest {
+  private static final String SECRET = "shared-webhook-secret";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private final RecordingPushTargets targets = new RecordingPushTargets(
+      List.of(gitBundle("team-a", "ssh://git@github.com/acme/bundles.git", "branch: main"),
+          gitBundle("team-b", "https://github.com/acme/bundles", "branch: release"),
+          ociBundle("team-c", "oci://registry.example.com/ci/bundles/team-c", "tag: stable")),
+      List.of(catalogSource("platform", "git: {url: \"https://github.com/acme/bundles.git\", ref: {branch: main}}")));
+  private final AtomicReference<String> secret = new AtomicReference<>(SECRET);
+  private WebhookReceiver receiver;
+
+  private WebhookReceiver start(WebhookSecret webhookSecret) throws IOException {
+    receiver = WebhookReceiver.start(0, webhookSecret, targets);
+    return receiver;
+  }
+
+  private WebhookReceiver start() throws IOException {
+    return start(() -> WebhookSecret.of(secret.get()).current());
+  }
+
+  @AfterEach
+  void stop() {
+    if (receiver != null) {
+      receiver.close();
+    }
+  }
+
+  private HttpResponse<String> post(String path, Delivery delivery) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(delivery.body()));
+    delivery.headers().forEach((name, values) -> values.forEach(value -> request.header(name, value)));
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + receiver.port() + path);
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws IOException {
+    return PayloadJson.MAPPER.readTree(response.body());
+  }
+
+  @Test
+  void anAcceptedPushRechecksWhatFollowsItAndListsThem() throws Exception {
+    start();
+
+    HttpResponse<String> response = post("/hooks/git", github("push", githubPushBody("refs/heads/main"), SECRET));
+
+    assertThat(response.statusCode()).isEqualTo(202);
+    assertThat(json(response).path("rechecked").path("composedBundles").toString()).isEqualTo("[\"ci/team-a\"]");
+    assertThat(json(response).path("rechecked").path("catalogSources").toString()).isEqualTo("[\"ci/platform\"]");
+    assertThat(targets.rechecked).containsExactlyInAnyOrder("ComposedBundle ci/team-a", "CatalogSource ci/platform");
+    assertThat(targets.reasons).allSatisfy(why -> assertThat(why)
+        .isEqualTo("GitHub push to github.com/acme/bundles refs/heads/main; sources re-checked now"));
+  }
+
+  @Test
+  void aBadOrMissingSignatureIs401AndRechecksNothing() throws Exception {
+    start();
+    Delivery forged = github("push", githubPushBody("refs/heads/main"), "not the secret");
+
+    HttpResponse<String> wrong = post("/hooks/git", forged);
+    HttpResponse<String> missing = post("/hooks/git", forged.without("X-Hub-Signature-256"));
+
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(json(wrong).path("error").asText()).contains("X-Hub-Signature-256 does not match");
+    assertThat(missing.statusCode()).isEqualTo(401);
+    assertThat(targets.rechecked).isEmpty();
+  }
+
+  @Test
+  void anUnknownEventIs202AndRechecksNothing() throws Exception {
+    start();
+
+    HttpResponse<String> response = post("/hooks/git", github("ping", "{\"zen\":\"Design for failure.\"}", SECRET));
+
+    assertThat(response.statusCode()).isEqualTo(202);
+    assertThat(json(response).path("ignored").asText()).contains("'ping' is not a push");
+    assertThat(targets.rechecked).isEmpty();
+  }
+
+  @Test
+  void aBodyOverOneMebibyteIs413WithoutBeingRead() throws Exception {
+    start();
+    // Only the headers are sent: the announced length alone must be refused, before any body is read.
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), receiver.port())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST /hooks/git HTTP/1.1\r\nHost: 127.0.0.1\r\nX-GitHub-Event: push\r\nContent-Type: application/json\r\n"
+          + "Content-Length: " + (WebhookReceiver.MAX_BODY_BYTES + 1) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      String statusLine = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      assertThat(statusLine).isEqualTo("HTTP/1.1 413");
+    }
+    assertThat(targets.rechecked).isEmpty();
+  }
+
+  @Test
+  void aChunkedBodyOverOneMebibyteIs413() throws Exception {
+    start();
+    byte[] oversized = new byte[WebhookReceiver.MAX_BODY_BYTES + 16];
+    InputStream unknownLength = new ByteArrayInputStream(oversized);
+    HttpRequest request = HttpRequest.newBuilder(uri("/hooks/git")).header("X-GitHub-Event", "push")
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> unknownLength)).build();
+
+    assertThat(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(413);
+  }
+
+  @Test
+  void anotherMethodIs405AndAnotherPathIs404() throws Exception {
+    start();
+
+    HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(uri("/hooks/git")).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> elsewhere = post("/hooks/gitlab", github("push", githubPushBody("refs/heads/main"), SECRET));
+
+    assertThat(get.statusCode()).isEqualTo(405);
+    assertThat(get.headers().firstValue("Allow")).hasValue("POST");
+    assertThat(elsewhere.statusCode()).isEqualTo(404);
+    assertThat(targets.rechecked).isEmpty();
+  }
+
+  @Test
+  void malformedJsonIs400NamingWhatIsWrong() throws Exception {
+    start();
+
+    HttpResponse<String> response = post("/hooks/git", github("push", "{\"ref\":", SECRET));
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(json(response).path("error").asText()).startsWith("GitHub push: body is not valid JSON at line 1");
+  }
+
+  @Test
+  void withoutASecretEveryDeliveryIs401() throws Exception {
+    start(WebhookSecret.unset("VARROA_WEBHOOK_SECRET is not set"));
+
+    HttpResponse<String> response = post("/hooks/git", github("push", githubPushBody("refs/heads/main"), SECRET));
+
+    assertThat(response.statusCode()).isEqualTo(401);
+    assertThat(response.body()).doesNotContain("VARROA_WEBHOOK_SECRET");
+    assertThat(targets.rechecked).isEmpty();
+  }
+
+  @Test
+  void aRotatedSecretIsUsedFromTheNextDelivery() throws Exception {
+    start();
+    secret.set("rotated-secret");
+
+    assertThat(post("/hooks/git", github("push", githubPushBody("refs/heads/main"), SECRET)).statusCode()).isEqualTo(401);
+    assertThat(post("/hooks/git", github("push", githubPushBody("refs/heads/main"), "rotated-secret")).statusCode())
+        .isEqualTo(202);
+  }
+
+  @Test
+  void aRegistryNotificationWithTheBearerTokenRechecksTheTagFollower() throws Exception {
+    start();
+    String body = ProviderDeliveries.registryPushBody("registry.example.com", "ci/bundles/team-c", "stable",
+        "sha256:" + "d".repeat(64));
+
+    HttpResponse<String> refused = post("/hooks/registry", ProviderDeliveries.registry(body, "guess"));
+    HttpResponse<String> accepted = post("/hooks/registry", ProviderDeliveries.registry(body, SECRET));
+
+    assertThat(refused.statusCode()).isEqualTo(401);
+    assertThat(accepted.statusCode()).isEqualTo(202);
+    assertThat(json(accepted).path("rechecked").path("composedBundles").toString()).isEqualTo("[\"ci/team-c\"]");
+    assertThat(targets.rechecked).containsExactly("ComposedBundle ci/team-c");
+  }
+
+  @Test
+  void aRegistryEnvelopeWithoutEventsIs400() throws Exception {
+    start();
+
+    HttpResponse<String> response = post("/hooks/registry", ProviderDeliveries.registry("{\"event\":[]}", SECRET));
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(json(response).path("error").asText()).contains("field 'events' is missing");
+  }
+
+  @Test
+  void answersJson() throws Exception {
+    start();
+
+    HttpResponse<String> response = post("/hooks/git", github("push", githubPushBody("refs/heads/nobody"), SECRET));
+
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(PayloadJson.MAPPER.convertValue(json(response), Map.class)).containsOnlyKeys("rechecked");
+  }
+}
