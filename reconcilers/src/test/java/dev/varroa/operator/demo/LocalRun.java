@@ -6,6 +6,7 @@ import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
 import dev.varroa.operator.channel.PodPlayer;
@@ -40,6 +41,8 @@ public final class LocalRun {
   private static final Duration TICK = Duration.ofSeconds(1);
   /** What a secret manager would hold for the example's GITHUB_TOKEN; only the demo knows it. */
   private static final String DEMO_GITHUB_TOKEN = "demo-github-token-not-a-real-one";
+  /** The webhook receiver's shared secret in the local run; a cluster reads it from the Secret named by VARROA_WEBHOOK_SECRET. */
+  private static final String DEMO_WEBHOOK_SECRET = "demo-webhook-secret";
 
   private LocalRun() {}
 
@@ -90,7 +93,9 @@ public final class LocalRun {
         java.util.Set.of(sources.plainHttpRegistry()));
     running.add(0, operator);
     operator.start();
-    say("operator running");
+    int hooks = operator.serveWebhooks(0, WebhookSecret.of(DEMO_WEBHOOK_SECRET));
+    say("operator running; webhook receiver at http://127.0.0.1:" + hooks + "/hooks/git and /hooks/registry"
+        + " (shared secret " + DEMO_WEBHOOK_SECRET + ", see docs/webhooks.md)");
 
     List<String> controllers = cluster.applied().stream()
         .filter(o -> o.getKind().equals("Controller") && o.getApiVersion().startsWith("varroa.dev/"))
