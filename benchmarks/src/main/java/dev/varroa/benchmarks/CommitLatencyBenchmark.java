@@ -100,6 +100,9 @@ public final class CommitLatencyBenchmark {
             + " --commits=N --interval-commits=N");
       }
     }
+    if (commits < 1 || intervalCommits < 1) {
+      throw new IllegalArgumentException("--commits and --interval-commits need at least 1 commit each");
+    }
     System.out.printf("machine: %d cores, load average %.2f, %s; logs in %s%n",
         Runtime.getRuntime().availableProcessors(), loadAverage(), System.getProperty("java.vm.version"), logs);
 
