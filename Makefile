@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs bench-bundles bench-controllers bench-gateway bench-mite clean
+.PHONY: deps build demo demo-check test crds docs bench-bundles bench-controllers bench-gateway bench-mite bench-latency clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -54,6 +54,11 @@ bench-gateway: build
 bench-mite: build
 	$(CHANNEL_BENCH_CLASSPATH)
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.MiteFootprintBenchmark
+
+# P1 "commit -> applied": one Controller following a Git branch, the demo's setup; figures go to docs/benchmarks.md.
+bench-latency: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.CommitLatencyBenchmark $(ARGS)
 
 clean:
 	$(MVN) -q clean
