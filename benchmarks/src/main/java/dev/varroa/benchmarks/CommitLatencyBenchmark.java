@@ -7,8 +7,8 @@ import dev.varroa.benchmarks.latency.IntervalTrigger;
 import dev.varroa.benchmarks.latency.Percentiles;
 import dev.varroa.benchmarks.latency.RequestedAtTrigger;
 import dev.varroa.benchmarks.latency.SystemUnderTest;
-import dev.varroa.benchmarks.latency.WebhookReceiverWiring;
 import dev.varroa.benchmarks.latency.WebhookTrigger;
+import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.testfixtures.ProjectLayout;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -113,7 +113,8 @@ public final class CommitLatencyBenchmark {
         Duration.between(setupStart, Instant.now()).toMillis() / 1000.0);
 
     String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(20));
-    Optional<URI> receiver = WebhookReceiverWiring.serve(system.operator(), secret);
+    int hooksPort = system.operator().serveWebhooks(0, WebhookSecret.of(secret));
+    Optional<URI> receiver = Optional.of(URI.create("http://127.0.0.1:" + hooksPort + WebhookTrigger.PATH));
     RequestedAtTrigger annotation = new RequestedAtTrigger(system.client(), SystemUnderTest.NAMESPACE,
         SystemUnderTest.NAME);
     Map<String, Mode> known = new LinkedHashMap<>();

@@ -53,8 +53,7 @@ public final class WebhookTrigger implements CommitTrigger {
 
   @Override
   public Optional<String> unavailable() {
-    return receiver.isPresent() ? Optional.empty() : Optional.of("no webhook receiver to post to: "
-        + "VarroaOperator#serveWebhooks is not on this branch yet, so WebhookReceiverWiring.serve starts none");
+    return receiver.isPresent() ? Optional.empty() : Optional.of("no webhook receiver to post to");
   }
 
   @Override
