@@ -3,13 +3,13 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.ControllerSettings;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerLabels;
-import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.StatefulSetName;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -33,7 +33,6 @@ import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMap
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -215,14 +214,25 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
     return controller.getSpec().composedBundleRef == null || bundle.equals(controller.getSpec().composedBundleRef.name);
   }
 
+  /**
+   * The Controller owning the Secret (the mite's token), else those of its namespace whose spec, class or
+   * defaults list it among their secrets: a cheap test, since the operator's own token writes come here too.
+   */
   private Set<ResourceID> secretUsers(Secret secret) {
-    Set<ResourceID> users = new HashSet<>(Mappers.fromOwnerReferences(Controller.class).toPrimaryResourceIDs(secret));
-    users.addAll(controllers(c -> inNamespace(c, secret.getMetadata().getNamespace()) && c.getSpec() != null
-        && ControllerSettingsResolver.resolve(c, c.getSpec().classRef == null ? Optional.empty()
-                : controllerClass(c.getSpec().classRef.name), defaults())
-            .controller().secrets().stream().map(v -> v.secretKeyRef.name)
-            .anyMatch(secret.getMetadata().getName()::equals)));
-    return users;
+    Set<ResourceID> owners = Mappers.fromOwnerReferences(Controller.class).toPrimaryResourceIDs(secret);
+    if (!owners.isEmpty()) {
+      return owners;
+    }
+    String name = secret.getMetadata().getName();
+    boolean inDefaults = listsSecret(defaults().map(d -> d.getSpec()).orElse(null), name);
+    return controllers(c -> inNamespace(c, secret.getMetadata().getNamespace()) && c.getSpec() != null
+        && (inDefaults || listsSecret(c.getSpec(), name) || (c.getSpec().classRef != null
+            && listsSecret(controllerClass(c.getSpec().classRef.name).map(k -> k.getSpec()).orElse(null), name))));
+  }
+
+  private static boolean listsSecret(ControllerSettings settings, String secretName) {
+    return settings != null && settings.secrets != null
+        && settings.secrets.stream().anyMatch(v -> v.secretKeyRef != null && secretName.equals(v.secretKeyRef.name));
   }
 
   private Set<ResourceID> configMapUsers(ConfigMap configMap) {
