@@ -149,8 +149,10 @@ public final class CommitLatencyBenchmark {
       measured.put(mode, runMode(system, mode));
     }
 
-    Optional<Mode> fastest = measured.keySet().stream().min(Comparator.comparing(mode ->
-        Percentiles.of(durations(measured.get(mode), CommitTimeline::toJenkins), 0.5)));
+    // where the time goes: the webhook mode's, the path P1 is about; else the fastest measured
+    Optional<Mode> fastest = measured.containsKey(known.get("webhook")) ? Optional.of(known.get("webhook"))
+        : measured.keySet().stream().min(Comparator.comparing(mode ->
+            Percentiles.of(durations(measured.get(mode), CommitTimeline::toJenkins), 0.5)));
     fastest.ifPresent(mode -> printBreakdown(mode, measured.get(mode)));
 
     System.out.printf("%nload average at the end %.2f%n", loadAverage());
@@ -215,7 +217,7 @@ public final class CommitLatencyBenchmark {
   }
 
   private static void printBreakdown(Mode mode, List<CommitTimeline> timelines) {
-    System.out.printf("%n== where the time goes, %s mode (the fastest), over %d commits%n", mode.name(),
+    System.out.printf("%n== where the time goes, %s mode, over %d commits%n", mode.name(),
         timelines.size());
     System.out.println("| segment | what | p50 | p95 |");
     System.out.println("|---|---|---|---|");
