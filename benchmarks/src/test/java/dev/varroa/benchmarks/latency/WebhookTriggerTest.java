@@ -32,6 +32,6 @@ class WebhookTriggerTest {
   @Test
   void saysWhyItCannotRunWithoutAReceiver() {
     assertThat(new WebhookTrigger(Optional.empty(), "s", "main", "http://x/git/r.git").unavailable())
-        .get().asString().contains("serveWebhooks");
+        .get().asString().contains("no webhook receiver");
   }
 }

@@ -11,6 +11,7 @@ import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -41,16 +42,7 @@ class ComposedBundleReconcilerIT {
   static void startOperator(KubeApiServer kube, @TempDir Path cache) {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
-    client.resource(YAML.unmarshal("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: JenkinsVersionProfile
-        metadata: {name: lts}
-        spec:
-          jenkinsVersion: "2.555.2"
-          image: jenkins/jenkins:2.555.2-lts-jdk21
-          plugins:
-            - {id: git, version: "5.8.0"}
-        """, GenericKubernetesResource.class)).create();
+    StarterProfile.installGitOnly(client);
     operator = new VarroaOperator(client, cache, null);
     operator.start();
   }

@@ -11,6 +11,7 @@ import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -58,16 +59,7 @@ class GitPushWebhookIT {
           .create();
     }
     writeSecret(client, SECRET);
-    client.resource(YAML.unmarshal("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: JenkinsVersionProfile
-        metadata: {name: lts}
-        spec:
-          jenkinsVersion: "2.555.2"
-          image: jenkins/jenkins:2.555.2-lts-jdk21
-          plugins:
-            - {id: git, version: "5.8.0"}
-        """, GenericKubernetesResource.class)).create();
+    StarterProfile.installGitOnly(client);
     operator = new VarroaOperator(client, cache, null);
     // Read on every delivery here, so the rotation test needs no wait; production re-reads every 10 s.
     port = operator.serveWebhooks(0, new KubernetesWebhookSecret(client, OPERATOR_NAMESPACE, SECRET_NAME,

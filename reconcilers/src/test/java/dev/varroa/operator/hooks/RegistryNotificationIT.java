@@ -8,6 +8,7 @@ import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import dev.varroa.testfixtures.registry.NotificationEndpoint;
@@ -52,7 +53,7 @@ class RegistryNotificationIT {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .create();
-    createProfile(client);
+    StarterProfile.installGitOnly(client);
     // The registry must know the receiver's address when it starts, so the receiver's port is chosen first.
     int receiverPort = LoopbackPort.pickFree();
     URI endpoint = URI.create("http://127.0.0.1:" + receiverPort + WebhookReceiver.REGISTRY_PATH);
@@ -78,19 +79,6 @@ class RegistryNotificationIT {
               && ReconcilerPushTargets.PUSH_RECEIVED.equals(e.getReason())
               && e.getMessage().contains(REPOSITORY + ":stable")));
     }
-  }
-
-  private static void createProfile(KubernetesClient client) {
-    client.resource(YAML.unmarshal("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: JenkinsVersionProfile
-        metadata: {name: lts}
-        spec:
-          jenkinsVersion: "2.555.2"
-          image: jenkins/jenkins:2.555.2-lts-jdk21
-          plugins:
-            - {id: git, version: "5.8.0"}
-        """, GenericKubernetesResource.class)).create();
   }
 
   private static void createBundle(KubernetesClient client, String name, String url) {

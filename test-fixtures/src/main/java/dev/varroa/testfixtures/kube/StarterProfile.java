@@ -25,7 +25,25 @@ public final class StarterProfile {
           - {id: credentials, version: "1453.v9b_a_29777a_b_fd"}
       """;
 
+  /** A profile {@code lts} that pins only git 5.8.0: what a bundle test whose repositories list git needs. */
+  public static final String GIT_ONLY_PROFILE_YAML = """
+      apiVersion: varroa.dev/v1alpha1
+      kind: JenkinsVersionProfile
+      metadata: {name: lts}
+      spec:
+        jenkinsVersion: "2.555.2"
+        image: jenkins/jenkins:2.555.2-lts-jdk21
+        plugins:
+          - {id: git, version: "5.8.0"}
+      """;
+
   private StarterProfile() {}
+
+  /** Creates the git-only profile {@code lts}, with no ProvisioningDefaults. */
+  public static void installGitOnly(KubernetesClient client) {
+    client.resource(new KubernetesSerialization().unmarshal(GIT_ONLY_PROFILE_YAML, GenericKubernetesResource.class))
+        .create();
+  }
 
   /**
    * Creates the profile and the ProvisioningDefaults.
