@@ -61,6 +61,8 @@ public final class BundleRenderBenchmark {
   private static final int FRESH_RENDER_RUNS = 9;
   private static final byte[] DIGEST_SEPARATOR = "\n---\n".getBytes(StandardCharsets.US_ASCII);
 
+  private static int coldComposes;
+
   private BundleRenderBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -100,22 +102,21 @@ public final class BundleRenderBenchmark {
     FluxArtifactSource flux = new FluxArtifactSource(limits);
     // One pool for every composer, as the operator has.
     ExecutorService sourceCalls = BundleComposer.sourceCallPool();
-    Path lastCache = work.resolve("cache-last");
-    ColdCompose firstJvm = coldCompose(work.resolve("cache-first"), oci, flux, sourceCalls, request);
+    Path caches = work.resolve("caches");
+    ColdCompose firstJvm = coldCompose(caches, oci, flux, sourceCalls, request);
     print("cold compose, first in this JVM", firstJvm);
     // The earlier figure's method: the median of the first 5 cold composes in a fresh JVM.
     double[] firstFive = new double[OLD_COLD_RUNS];
     firstFive[0] = firstJvm.millis();
     for (int run = 0; run < COLD_WARMUP_RUNS; run++) {
-      ColdCompose warmup = coldCompose(work.resolve("cache-warmup"), oci, flux, sourceCalls, request);
+      ColdCompose warmup = coldCompose(caches, oci, flux, sourceCalls, request);
       if (run + 1 < OLD_COLD_RUNS) {
         firstFive[run + 1] = warmup.millis();
       }
     }
     List<ColdCompose> cold = new ArrayList<>();
     for (int run = 0; run < COLD_RUNS; run++) {
-      cold.add(coldCompose(run == COLD_RUNS - 1 ? lastCache : work.resolve("cache-cold"), oci, flux, sourceCalls,
-          request));
+      cold.add(coldCompose(caches, oci, flux, sourceCalls, request));
       print("cold compose, warm JVM, run " + (run + 1), cold.get(run));
     }
     String digest = firstJvm.composition().rendered().digest();
@@ -125,7 +126,7 @@ public final class BundleRenderBenchmark {
       }
     }
 
-    List<ResolvedInput> resolved = resolvedInputs(request, lastCache, oci, flux);
+    List<ResolvedInput> resolved = resolvedInputs(request, lastCache(caches), oci, flux);
     BundleRenderer renderer = new BundleRenderer();
     RenderRequest renderRequest = new RenderRequest("bundle", resolved, profile, Set.of(), JenkinsEnvironment.VARIABLES);
     for (int i = 0; i < WARMUP_RUNS; i++) {
@@ -208,13 +209,22 @@ public final class BundleRenderBenchmark {
     figures.forEach(System.out::println);
   }
 
-  /** One cold compose on an empty cache folder, deleted again unless it is the last one (kept for the checks). */
-  private static ColdCompose coldCompose(Path cache, OciBundleSource oci, FluxArtifactSource flux,
+  /**
+   * One cold compose on a new, empty cache folder under {@code caches}. Folders are kept until the end: deleting
+   * thousands of files between runs would make the next run's file creation slower than an operator's ever is
+   * (ext4 without a journal scans past recently deleted inodes).
+   */
+  private static ColdCompose coldCompose(Path caches, OciBundleSource oci, FluxArtifactSource flux,
       ExecutorService sourceCalls, ComposeRequest request) throws Exception {
-    deleteTree(cache);
+    Path cache = caches.resolve("cache-" + coldComposes++);
     SourceInputResolver sources = new SourceInputResolver(new GitBundleSource(cache, SourceLimits.DEFAULTS), oci,
         flux, SourceObjects.none());
     return ColdCompose.run(sources, sourceCalls, request);
+  }
+
+  /** The folder of the last cold compose, whose cache the checks and the render measurements read. */
+  private static Path lastCache(Path caches) {
+    return caches.resolve("cache-" + (coldComposes - 1));
   }
 
   private static void print(String what, ColdCompose compose) {
