@@ -17,6 +17,11 @@ public final class Samples {
     return Arrays.stream(values).min().orElse(Double.NaN);
   }
 
+  /** One figure line for a count. */
+  public static String figure(String name, long count, String unit) {
+    return "figure: " + name + " " + count + " " + unit;
+  }
+
   /** One figure line; whole numbers above 100 lose their decimals, which are noise at that size. */
   public static String figure(String name, double value, String unit) {
     String shown = Math.abs(value) >= 100 ? String.format(Locale.ROOT, "%.0f", value)
