@@ -176,6 +176,7 @@ public final class BundleComposer {
     }
     fetches.incrementAndGet();
     ResolvedInput fresh = source.fetch(ref, input, revision);
+    renderer.parseAhead(fresh);
     fetched.put(key, fresh);
     return fresh;
   }

@@ -68,6 +68,16 @@ public final class BundleRenderer {
         new Provenance(merger.root(), merger.removals()));
   }
 
+  /**
+   * Parses the bundle files of one input now, on the caller's thread, so that a later render of the same bytes
+   * finds them parsed (the parse memo is keyed by the byte arrays). The composer calls it right after a fetch,
+   * on the source call's thread, so inputs are parsed in parallel instead of one after another in the render.
+   * Reports nothing: a problem found here is found again, and reported, by the render.
+   */
+  public void parseAhead(ResolvedInput input) {
+    BundleDirectoryReader.read(input, new Problems());
+  }
+
   private static Optional<Fragment> overlay(VersionProfile profile, Source source, Problems problems) {
     if (profile.jcascOverlay().isBlank()) {
       return Optional.empty();

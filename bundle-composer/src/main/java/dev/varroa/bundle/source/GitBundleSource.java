@@ -135,9 +135,10 @@ public final class GitBundleSource {
       GitCredentials credentials, GitRefSelector selector) throws BundleException, SourceUnavailableException, IOException {
     try (GitTransportSetup setup = GitTransportSetup.of(input, uri, credentials, scratchDirectory(), limits)) {
       try {
+        // No destination ref: keep() names the commit once it is here, one ref write instead of two.
         Git.wrap(repository).fetch()
             .setRemote(uri.toPrivateString())
-            .setRefSpecs(new RefSpec(commit.name() + ":refs/varroa/fetching"))
+            .setRefSpecs(new RefSpec(commit.name()))
             .setDepth(1)
             .setTagOpt(TagOpt.NO_TAGS)
             .setTransportConfigCallback(setup)

@@ -65,6 +65,8 @@ final class GitCache {
     RefUpdate update = repository.updateRef(name);
     update.setNewObjectId(commit);
     update.setForceUpdate(true);
+    // A cache ref's history is of no use to anyone; skipping the reflog spares a config read and a file check.
+    update.disableRefLog();
     RefUpdate.Result result = update.update();
     switch (result) {
       case NEW, FORCED, FAST_FORWARD, NO_CHANGE -> { }
