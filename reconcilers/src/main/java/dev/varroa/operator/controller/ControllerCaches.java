@@ -59,8 +59,6 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   private final InformerEventSource<ComposedBundle, Controller> bundles;
   private final InformerEventSource<PodTemplate, Controller> podTemplates;
   private final InformerEventSource<UpdateCenter, Controller> updateCenters;
-  private final InformerEventSource<Secret, Controller> secrets;
-  private final InformerEventSource<PersistentVolumeClaim, Controller> claims;
   private final Map<Class<? extends HasMetadata>, InformerEventSource<? extends HasMetadata, Controller>> owned =
       new LinkedHashMap<>();
   private final SecretValues secretValues;
@@ -79,13 +77,16 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
     podTemplates = informer(context, PodTemplate.class, null,
         t -> controllers(ctrl -> inNamespace(ctrl, t.getMetadata().getNamespace())));
     updateCenters = informer(context, UpdateCenter.class, null, u -> all());
-    secrets = new InformerEventSource<>(InformerEventSourceConfiguration.from(Secret.class, Controller.class)
-        .withFieldSelector(new FieldSelector(List.of(new FieldSelector.Field("type", HELM_RELEASE_SECRET, true))))
-        .withItemStore(new SecretMetadataStore())
-        .withSecondaryToPrimaryMapper(this::secretUsers)
-        .build(), context);
+    InformerEventSource<Secret, Controller> secrets = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Secret.class, Controller.class)
+            .withFieldSelector(new FieldSelector(List.of(new FieldSelector.Field("type", HELM_RELEASE_SECRET, true))))
+            .withItemStore(new SecretMetadataStore())
+            .withSecondaryToPrimaryMapper(this::secretUsers)
+            .build(), context);
     secretValues = new SecretValues((namespace, name) -> secrets.get(new ResourceID(name, namespace)));
-    claims = informer(context, PersistentVolumeClaim.class, MANAGED, this::byControllerLabel);
+    // the mite's token Secret is owned too; the informer keeps its annotations, which is all a pass reads
+    owned.put(Secret.class, secrets);
+    owned(context, PersistentVolumeClaim.class, this::byControllerLabel);
 
     // A pod is <statefulset>-0, and the StatefulSet name is derived from the Controller's name and UID;
     // labels cannot carry a long name whole, so map by that derivation.
@@ -104,7 +105,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
 
   List<EventSource<?, Controller>> eventSources() {
     List<EventSource<?, Controller>> all = new ArrayList<>(List.of(defaults, classes, profiles, bundles, podTemplates,
-        updateCenters, secrets, claims));
+        updateCenters));
     all.addAll(owned.values());
     return all;
   }
@@ -147,9 +148,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   /** An owned object as the informer holds it (a Secret without its values). */
   @SuppressWarnings("unchecked")
   <T extends HasMetadata> Optional<T> owned(Class<T> kind, String name, String namespace) {
-    InformerEventSource<T, Controller> informer = kind == Secret.class ? (InformerEventSource<T, Controller>) secrets
-        : kind == PersistentVolumeClaim.class ? (InformerEventSource<T, Controller>) claims
-        : (InformerEventSource<T, Controller>) owned.get(kind);
+    InformerEventSource<T, Controller> informer = (InformerEventSource<T, Controller>) owned.get(kind);
     if (informer == null) {
       throw new IllegalStateException("no informer for " + kind.getSimpleName() + "; add it to ControllerCaches");
     }
@@ -173,8 +172,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   @SuppressWarnings("unchecked")
   private <T extends HasMetadata> void rememberTyped(T applied, Optional<HasMetadata> previous) {
     T cached = applied instanceof Secret s ? (T) SecretMetadataStore.metadataOnly(s) : applied;
-    InformerEventSource<T, Controller> informer = applied instanceof Secret
-        ? (InformerEventSource<T, Controller>) secrets : (InformerEventSource<T, Controller>) owned.get(applied.getClass());
+    InformerEventSource<T, Controller> informer = (InformerEventSource<T, Controller>) owned.get(applied.getClass());
     if (informer == null) {
       return;
     }
