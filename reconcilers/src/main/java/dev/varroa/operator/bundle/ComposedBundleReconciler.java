@@ -310,6 +310,9 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
       control = UpdateControl.noUpdate();
     } else {
       bundle.setStatus(status);
+      // Only this reconciler writes status: without a resourceVersion a concurrent metadata change (the
+      // finalizer) cannot turn the patch into a 409, after which the check memo would skip the retry.
+      bundle.getMetadata().setResourceVersion(null);
       control = UpdateControl.patchStatus(bundle);
     }
     return reschedule == null ? control : control.rescheduleAfter(reschedule);

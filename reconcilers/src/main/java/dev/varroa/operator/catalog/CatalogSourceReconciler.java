@@ -187,6 +187,9 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
       control = UpdateControl.noUpdate();
     } else {
       source.setStatus(status);
+      // Only this reconciler writes status: without a resourceVersion a concurrent metadata change (the
+      // finalizer) cannot turn the patch into a 409, after which the check memo would skip the retry.
+      source.getMetadata().setResourceVersion(null);
       control = UpdateControl.patchStatus(source);
     }
     return reschedule == null ? control : control.rescheduleAfter(reschedule);
