@@ -145,7 +145,10 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     JenkinsVersionProfile profile = profileName(spec).flatMap(name -> profiles.get(new ResourceID(name))).orElse(null);
     String inputsVersion = inputsVersion(bundle, profile);
     Check last = lastChecks.get(key);
-    if (last != null && last.generation == generation && Objects.equals(last.requestedAt, requestedAt)
+    // the memo holds only while status shows the last check landed: a status patch that failed is retried
+    boolean statusLanded = Objects.equals(previous.observedGeneration, generation)
+        && Objects.equals(previous.lastHandledReconcileAt, requestedAt);
+    if (last != null && statusLanded && last.generation == generation && Objects.equals(last.requestedAt, requestedAt)
         && last.inputsVersion.equals(inputsVersion) && now.isBefore(last.at.plus(interval))) {
       return UpdateControl.<ComposedBundle>noUpdate().rescheduleAfter(Duration.between(now, last.at.plus(interval)));
     }
