@@ -13,17 +13,33 @@ WORK="${VARROA_CACHE:-$HOME/.cache/varroa}/kube-build/${K8S_VERSION}"
 
 die() { echo "kube/install.sh: $*" >&2; exit 1; }
 
-# kube-api-test passes --service-cluster-ip-range=10.0.0.0/24 after any flag of ours, which caps a test
-# cluster at 253 Services; the fleet benchmark needs 500. A wrapper appends a /16 range, and the last
-# occurrence of a flag wins.
+# kube-api-test passes --service-cluster-ip-range=10.0.0.0/24 and --authorization-mode RBAC. A wrapper appends
+# a /16 range (the last occurrence wins; the fleet benchmark needs 500 Services) and replaces the authorizers
+# with Node,RBAC, those of a real cluster, which the chart's RBAC is proven against (that flag accumulates, so
+# kube-api-test's own occurrence is dropped).
+WRAPPER_VERSION="# varroa wrapper 2: Node,RBAC"
 wrap_apiserver() {
-  if [[ -x "$DEST/kube-apiserver.bin" ]] && grep -q "service-cluster-ip-range" "$DEST/kube-apiserver" 2>/dev/null; then
+  if [[ -x "$DEST/kube-apiserver.bin" ]] && grep -qF -- "$WRAPPER_VERSION" "$DEST/kube-apiserver" 2>/dev/null; then
     return
   fi
-  mv -f "$DEST/kube-apiserver" "$DEST/kube-apiserver.bin"
-  cat > "$DEST/kube-apiserver.tmp" <<'SH'
+  # A wrapper from an older run is replaced; only the real binary moves to .bin.
+  if [[ ! -x "$DEST/kube-apiserver.bin" ]]; then
+    mv -f "$DEST/kube-apiserver" "$DEST/kube-apiserver.bin"
+  fi
+  cat > "$DEST/kube-apiserver.tmp" <<SH
 #!/bin/sh
-exec "$(dirname "$0")/kube-apiserver.bin" "$@" --service-cluster-ip-range=10.0.0.0/16
+$WRAPPER_VERSION
+skip=0
+for arg in "\$@"; do
+  shift
+  if [ "\$skip" = 1 ]; then skip=0; continue; fi
+  case "\$arg" in
+    --authorization-mode) skip=1; continue ;;
+    --authorization-mode=*) continue ;;
+  esac
+  set -- "\$@" "\$arg"
+done
+exec "\$(dirname "\$0")/kube-apiserver.bin" "\$@" --service-cluster-ip-range=10.0.0.0/16 --authorization-mode=Node,RBAC
 SH
   chmod +x "$DEST/kube-apiserver.tmp"
   mv -f "$DEST/kube-apiserver.tmp" "$DEST/kube-apiserver"

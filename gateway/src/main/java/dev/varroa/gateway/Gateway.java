@@ -2,6 +2,7 @@ package dev.varroa.gateway;
 
 import dev.varroa.gateway.bus.BusConnection;
 import dev.varroa.gateway.bus.BusCredentialFiles;
+import dev.varroa.protocol.bus.BusTrust;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.ca.IssuedCertificate;
 import dev.varroa.gateway.command.CommandRelay;
@@ -79,7 +80,9 @@ public final class Gateway implements AutoCloseable {
     CertificateAuthority ca = CertificateAuthority.load(settings.caCertFile(), settings.caKeyFile());
     var tls = serverTls(settings, ca);
     BusConnection bus = BusConnection.open(id, settings.natsUrl(),
-        new BusCredentialFiles(settings.natsUserFile(), settings.natsPasswordFile()));
+        new BusCredentialFiles(settings.natsUserFile(), settings.natsPasswordFile()),
+        settings.natsCaFile() == null ? null : BusTrust.trusting(
+            Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()));
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(TIMER_THREADS, daemon("varroa-timer-" + id));
     ExecutorService pool = Executors.newCachedThreadPool(daemon("varroa-work-" + id));
     try {

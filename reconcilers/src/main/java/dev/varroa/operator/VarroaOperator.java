@@ -9,12 +9,15 @@ import dev.varroa.operator.hooks.ReconcilerPushTargets;
 import dev.varroa.operator.hooks.WebhookReceiver;
 import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.operator.hooks.WebhookSettings;
+import dev.varroa.operator.install.InstallationSecrets;
+import dev.varroa.operator.install.InstallationSettings;
+import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -25,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -75,6 +79,12 @@ public final class VarroaOperator implements AutoCloseable {
   /** @param plainHttpRegistries OCI registries (host:port) bundles are read from over plain HTTP */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries) {
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, Optional.empty());
+  }
+
+  /** @param leaderLabel marks this replica's pod while it holds the lease (an installed operator); empty in tests */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
+      Set<String> plainHttpRegistries, Optional<LeaderPodLabel> leaderLabel) {
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -82,7 +92,10 @@ public final class VarroaOperator implements AutoCloseable {
       o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
           .withCloseClientOnStop(false);
       if (leaseNamespace != null) {
-        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, leaseNamespace));
+        LeaderElectionConfigurationBuilder election = LeaderElectionConfigurationBuilder
+            .aLeaderElectionConfiguration(LEASE_NAME).withLeaseNamespace(leaseNamespace);
+        leaderLabel.ifPresent(label -> election.withIdentity(label.podName()).withLeaderCallbacks(label.callbacks()));
+        o.withLeaderElectionConfiguration(election.build());
       }
     });
     Clock clock = Clock.systemUTC();
@@ -169,22 +182,35 @@ public final class VarroaOperator implements AutoCloseable {
   }
 
   public static void main(String[] args) throws Exception {
+    Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
-    String namespace = System.getenv().getOrDefault("POD_NAMESPACE", "varroa-system");
+    String namespace = env.getOrDefault("POD_NAMESPACE", "varroa-system");
     // An empty VARROA_LEASE_NAMESPACE runs without leader election, for a single local replica.
-    String lease = System.getenv().getOrDefault("VARROA_LEASE_NAMESPACE", namespace);
-    Path cache = Path.of(System.getenv().getOrDefault("VARROA_CACHE_DIR", "/var/cache/varroa"));
-    Optional<ChannelSettings> settings = ChannelSettings.fromEnv(System.getenv());
+    String lease = env.getOrDefault("VARROA_LEASE_NAMESPACE", namespace);
+    Path cache = Path.of(env.getOrDefault("VARROA_CACHE_DIR", "/var/cache/varroa"));
+    Optional<InstallationSettings> installation = InstallationSettings.fromEnv(env, namespace);
+    Optional<ChannelSettings> settings;
+    if (installation.isPresent()) {
+      // Before anything else: the gateway and NATS pods wait for these Secrets.
+      InstallationSecrets.Material material =
+          new InstallationSecrets(client, installation.get(), Clock.systemUTC()).ensure();
+      settings = ChannelSettings.forInstallation(env, client, installation.get(), material);
+    } else {
+      settings = ChannelSettings.fromEnv(env);
+    }
     ControlChannel channel = settings.isPresent() ? settings.get().open(Clock.systemUTC()) : null;
     if (channel == null) {
       LOG.warn("event=control_channel_off reason=\"VARROA_NATS_URL is not set\" effect=\"no bootstrap tokens, no desired-state push\"");
     }
-    Set<String> plainHttp = Arrays.stream(System.getenv().getOrDefault("VARROA_PLAIN_HTTP_REGISTRIES", "").split(","))
+    Set<String> plainHttp = Arrays.stream(env.getOrDefault("VARROA_PLAIN_HTTP_REGISTRIES", "").split(","))
         .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
-    VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp);
-    int port = operator.serveHttp(Integer.parseInt(System.getenv().getOrDefault("VARROA_HTTP_PORT",
+    Optional<LeaderPodLabel> leaderLabel = Optional.ofNullable(env.get("POD_NAME")).filter(n -> !n.isBlank())
+        .map(pod -> new LeaderPodLabel(client, namespace, pod));
+    VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
+        leaderLabel);
+    int port = operator.serveHttp(Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
-    WebhookSettings hooks = WebhookSettings.fromEnv(System.getenv());
+    WebhookSettings hooks = WebhookSettings.fromEnv(env);
     int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();

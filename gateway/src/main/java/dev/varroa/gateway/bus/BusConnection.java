@@ -1,5 +1,7 @@
 package dev.varroa.gateway.bus;
 
+import dev.varroa.protocol.bus.CredentialReadingServerPool;
+import dev.varroa.protocol.bus.Redaction;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.ErrorListener;
@@ -19,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,14 +43,16 @@ public final class BusConnection implements AutoCloseable {
   private final String gatewayId;
   private final List<String> urls;
   private final BusCredentialFiles credentials;
+  private final SSLContext tls;
   private final List<BusListener> listeners = new CopyOnWriteArrayList<>();
   private final Map<String, BucketHandle> keyValues = new ConcurrentHashMap<>();
   private final ExecutorService replacer;
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile Connection current;
 
-  private BusConnection(String gatewayId, List<String> urls, BusCredentialFiles credentials) {
+  private BusConnection(String gatewayId, List<String> urls, BusCredentialFiles credentials, SSLContext tls) {
     this.gatewayId = gatewayId;
+    this.tls = tls;
     this.urls = urls;
     this.credentials = credentials;
     this.replacer = Executors.newSingleThreadExecutor(runnable -> {
@@ -60,9 +65,15 @@ public final class BusConnection implements AutoCloseable {
   /** Connects once (fails if NATS is unreachable now); later outages are healed in the background. */
   public static BusConnection open(String gatewayId, String commaSeparatedUrls, BusCredentialFiles credentials)
       throws IOException, InterruptedException {
+    return open(gatewayId, commaSeparatedUrls, credentials, null);
+  }
+
+  /** @param tls the context tls:// servers are verified with; null for the JVM's default trust */
+  public static BusConnection open(String gatewayId, String commaSeparatedUrls, BusCredentialFiles credentials,
+      SSLContext tls) throws IOException, InterruptedException {
     List<String> urls = Arrays.stream(commaSeparatedUrls.split(",")).map(String::strip).filter(s -> !s.isEmpty())
         .toList();
-    BusConnection bus = new BusConnection(gatewayId, urls, credentials);
+    BusConnection bus = new BusConnection(gatewayId, urls, credentials, tls);
     try {
       bus.current = Nats.connect(bus.options());
     } catch (IOException e) {
@@ -116,7 +127,11 @@ public final class BusConnection implements AutoCloseable {
   }
 
   private Options options() {
-    return Options.builder()
+    Options.Builder builder = Options.builder();
+    if (tls != null) {
+      builder.sslContext(tls);
+    }
+    return builder
         // jnats insists on a server list in the options; the pool adds the credential per attempt.
         .servers(urls.toArray(String[]::new))
         .serverPool(new CredentialReadingServerPool(urls, credentials))

@@ -1,5 +1,7 @@
 package dev.varroa.gateway.bus;
 
+import dev.varroa.protocol.bus.BusCredential;
+import dev.varroa.protocol.bus.BusCredentialSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Where the NATS user and password live (a mounted Secret). They are read again for every connect
  * attempt, so a rotated password takes effect at the next reconnect without a restart.
  */
-public record BusCredentialFiles(Path userFile, Path passwordFile) {
+public record BusCredentialFiles(Path userFile, Path passwordFile) implements BusCredentialSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(BusCredentialFiles.class);
 
@@ -25,7 +27,8 @@ public record BusCredentialFiles(Path userFile, Path passwordFile) {
   }
 
   /** The current credential; empty when none is configured or a file cannot be read (the attempt then fails auth). */
-  Optional<BusCredential> read() {
+  @Override
+  public Optional<BusCredential> read() {
     if (!configured()) {
       return Optional.empty();
     }

@@ -1,5 +1,8 @@
 package dev.varroa.gateway.bus;
 
+import dev.varroa.protocol.bus.CredentialReadingServerPool;
+import dev.varroa.protocol.bus.Redaction;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

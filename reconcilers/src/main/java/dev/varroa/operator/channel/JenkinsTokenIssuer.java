@@ -12,6 +12,8 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.mite.v1.JenkinsToken;
 import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,10 +75,16 @@ public final class JenkinsTokenIssuer {
 
   /** Reads a PEM private key (PKCS#8 or SEC1); the public half is derived when the file lacks it. */
   public static JenkinsTokenIssuer fromPemFile(Path file) throws IOException {
+    return fromPem(Files.readString(file, StandardCharsets.US_ASCII), file.toString());
+  }
+
+  /** @param origin where the PEM came from (a file, a Secret key), for the error message */
+  public static JenkinsTokenIssuer fromPem(String pem, String origin) throws IOException {
     Object parsed;
-    try (PEMParser parser = new PEMParser(Files.newBufferedReader(file))) {
+    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
       parsed = parser.readObject();
     }
+    String file = origin;
     JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
     PrivateKey privateKey;
     if (parsed instanceof PEMKeyPair pair) {

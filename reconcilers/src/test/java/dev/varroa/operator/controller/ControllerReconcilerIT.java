@@ -23,26 +23,36 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Controller reconciler on a real API server, with a stand-in for the kubelet. */
+/**
+ * The Controller lifecycle on a real API server, with a stand-in for the kubelet. The operator's client
+ * comes from {@link #operatorClient}: a subclass runs the same lifecycle with the chart's RBAC only.
+ */
 @WithKubeApiServer
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ControllerReconcilerIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
-  private static VarroaOperator operator;
+  private VarroaOperator operator;
 
   @BeforeAll
-  static void startOperator(KubeApiServer kube, @TempDir Path cache) {
+  void startOperator(KubeApiServer kube, @TempDir Path cache) {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
     StarterProfile.install(client, null);
-    operator = new VarroaOperator(client, cache, null);
+    operator = new VarroaOperator(operatorClient(kube), cache, null);
     operator.start();
   }
 
+  /** The client the operator runs with; the test itself always acts as the cluster admin. */
+  protected KubernetesClient operatorClient(KubeApiServer kube) {
+    return kube.client();
+  }
+
   @AfterAll
-  static void stopOperator() {
+  void stopOperator() {
     operator.close();
   }
 

@@ -1,4 +1,4 @@
-package dev.varroa.gateway.bus;
+package dev.varroa.protocol.bus;
 
 import io.nats.client.Options;
 import io.nats.client.ServerPool;
@@ -15,13 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reconnect authenticates with the current password. Discovered cluster URLs are ignored: the
  * configured URL (a Kubernetes Service) already spreads connections.
  */
-final class CredentialReadingServerPool implements ServerPool {
+public final class CredentialReadingServerPool implements ServerPool {
 
   private final List<NatsUri> servers;
-  private final BusCredentialFiles credentials;
+  private final BusCredentialSource credentials;
   private final AtomicInteger position = new AtomicInteger();
 
-  CredentialReadingServerPool(List<String> urls, BusCredentialFiles credentials) {
+  public CredentialReadingServerPool(List<String> urls, BusCredentialSource credentials) {
     if (urls.isEmpty()) {
       throw new IllegalArgumentException("no NATS server URL: set VARROA_NATS_URL");
     }
@@ -95,8 +95,8 @@ final class CredentialReadingServerPool implements ServerPool {
     try {
       NatsUri uri = new NatsUri(url.strip());
       if (uri.getUserInfo() != null) {
-        throw new IllegalArgumentException("VARROA_NATS_URL must not carry credentials: use VARROA_NATS_USER_FILE and "
-            + "VARROA_NATS_PASSWORD_FILE");
+        throw new IllegalArgumentException("VARROA_NATS_URL must not carry credentials: give the user and the "
+            + "password in their own settings (a mounted Secret)");
       }
       return uri;
     } catch (URISyntaxException e) {

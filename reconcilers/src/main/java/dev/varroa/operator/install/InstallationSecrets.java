@@ -1,0 +1,161 @@
+package dev.varroa.operator.install;
+
+import dev.varroa.operator.channel.JenkinsTokenIssuer;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the installation's Secrets at the operator's start when they are missing, so an install needs
+ * no manual step; an existing Secret is never overwritten (a user may bring their own CA). Several replicas
+ * may start at once: a create that loses the race reads the winner's Secret.
+ */
+public final class InstallationSecrets {
+  public static final String CA_SECRET = "varroa-ca";
+  public static final String JWT_SECRET = "varroa-jwt-signing";
+  public static final String NATS_CREDS_SECRET = "varroa-nats-creds";
+  public static final String NATS_TLS_SECRET = "varroa-nats-tls";
+  public static final String NATS_STATEFULSET = "varroa-nats";
+  /** Pod-template annotation that rolls NATS when its server certificate was reissued. */
+  public static final String NATS_TLS_ANNOTATION = "varroa.dev/nats-tls-serial";
+  public static final String KEY_CA_CERT = "ca.crt";
+  public static final String KEY_CA_KEY = "ca.key";
+  public static final String KEY_TLS_CERT = "tls.crt";
+  public static final String KEY_TLS_KEY = "tls.key";
+  public static final String KEY_JWT = "signing-key.pem";
+  public static final String KEY_OPERATOR_PASSWORD = "operator-password";
+  public static final String KEY_GATEWAY_PASSWORD = "gateway-password";
+  public static final String KEY_BFF_PASSWORD = "bff-password";
+  public static final String KEY_RECORDER_PASSWORD = "recorder-password";
+  public static final String WEBHOOK_KEY = "token";
+  static final String MANAGED_BY = "varroa-operator";
+
+  private static final Logger LOG = LoggerFactory.getLogger(InstallationSecrets.class);
+
+  private final KubernetesClient client;
+  private final InstallationSettings settings;
+  private final Clock clock;
+
+  /** The CA certificate the mites trust and the key Jenkins tokens are signed with. */
+  public record Material(String caCertificatePem, JenkinsTokenIssuer jenkinsTokens) {}
+
+  public InstallationSecrets(KubernetesClient client, InstallationSettings settings, Clock clock) {
+    this.client = client;
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  /** Ensures every Secret of this mode exists (and the NATS certificate covers its names); returns the material. */
+  public Material ensure() throws java.io.IOException {
+    Instant now = clock.instant();
+    Secret ca = ensure(CA_SECRET, () -> {
+      InstallationKeys.Pair pair = InstallationKeys.newCa("Varroa CA " + settings.clusterName(), now);
+      return Map.of(KEY_CA_CERT, pair.certificatePem(), KEY_CA_KEY, pair.privateKeyPem());
+    });
+    Secret jwt = ensure(JWT_SECRET, () -> Map.of(KEY_JWT, JenkinsTokenIssuer.generate().privateKeyPem()));
+    if (settings.mode() == InstallMode.FULL) {
+      Secret natsTls = ensure(NATS_TLS_SECRET, () -> natsTls(InstallationKeys.newCa("Varroa NATS CA", now), now));
+      natsTls = renewNatsCertificate(natsTls, now);
+      String natsCa = value(natsTls, KEY_CA_CERT);
+      ensure(NATS_CREDS_SECRET, () -> Map.of(KEY_OPERATOR_PASSWORD, InstallationKeys.secretToken(),
+          KEY_GATEWAY_PASSWORD, InstallationKeys.secretToken(), KEY_BFF_PASSWORD, InstallationKeys.secretToken(),
+          KEY_RECORDER_PASSWORD, InstallationKeys.secretToken(), KEY_CA_CERT, natsCa));
+    }
+    settings.webhookSecret().ifPresent(name -> ensure(name, () -> Map.of(WEBHOOK_KEY, InstallationKeys.secretToken())));
+    return new Material(value(ca, KEY_CA_CERT),
+        JenkinsTokenIssuer.fromPem(value(jwt, KEY_JWT), "Secret " + settings.namespace() + "/" + JWT_SECRET));
+  }
+
+  private Map<String, String> natsTls(InstallationKeys.Pair natsCa, Instant now) {
+    InstallationKeys.Pair server = InstallationKeys.issueServer(natsCa, settings.natsServerDnsNames(),
+        settings.natsServerIps(), now);
+    return Map.of(KEY_CA_CERT, natsCa.certificatePem(), KEY_CA_KEY, natsCa.privateKeyPem(),
+        KEY_TLS_CERT, server.certificatePem(), KEY_TLS_KEY, server.privateKeyPem());
+  }
+
+  // nats.external.host or ipSANs changed, or the certificate nears its end: reissue with the same CA, then roll NATS.
+  private Secret renewNatsCertificate(Secret current, Instant now) {
+    if (InstallationKeys.covers(value(current, KEY_TLS_CERT), settings.natsServerDnsNames(), settings.natsServerIps(),
+        now)) {
+      return current;
+    }
+    InstallationKeys.Pair ca = new InstallationKeys.Pair(value(current, KEY_CA_CERT), value(current, KEY_CA_KEY));
+    InstallationKeys.Pair server = InstallationKeys.issueServer(ca, settings.natsServerDnsNames(),
+        settings.natsServerIps(), now);
+    Map<String, String> data = new LinkedHashMap<>(current.getData());
+    data.put(KEY_TLS_CERT, encode(server.certificatePem()));
+    data.put(KEY_TLS_KEY, encode(server.privateKeyPem()));
+    current.setData(data);
+    // update() sends the resourceVersion read above: a replica renewing at the same moment gets a 409 and keeps ours.
+    Secret updated;
+    try {
+      updated = client.secrets().inNamespace(settings.namespace()).resource(current).update();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      return client.secrets().inNamespace(settings.namespace()).withName(NATS_TLS_SECRET).get();
+    }
+    LOG.info("event=nats_certificate_reissued secret={} dns_names={} ips={}", NATS_TLS_SECRET,
+        settings.natsServerDnsNames(), settings.natsServerIps());
+    rollNats(updated.getMetadata().getResourceVersion());
+    return updated;
+  }
+
+  private void rollNats(String serial) {
+    var statefulSet = client.apps().statefulSets().inNamespace(settings.namespace()).withName(NATS_STATEFULSET);
+    if (statefulSet.get() == null) {
+      return;
+    }
+    statefulSet.edit(s -> {
+      s.getSpec().getTemplate().getMetadata().getAnnotations().put(NATS_TLS_ANNOTATION, serial);
+      return s;
+    });
+  }
+
+  private Secret ensure(String name, java.util.function.Supplier<Map<String, String>> contents) {
+    var secrets = client.secrets().inNamespace(settings.namespace());
+    Secret existing = secrets.withName(name).get();
+    if (existing != null) {
+      return existing;
+    }
+    Secret created = new SecretBuilder().withNewMetadata().withName(name).withNamespace(settings.namespace())
+        .addToLabels("app.kubernetes.io/managed-by", MANAGED_BY).addToLabels("app.kubernetes.io/part-of", "varroa")
+        .endMetadata().withType("Opaque").withStringData(contents.get()).build();
+    try {
+      Secret result = secrets.resource(created).create();
+      LOG.info("event=installation_secret_created secret={}/{}", settings.namespace(), name);
+      return result;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      return secrets.withName(name).get();
+    }
+  }
+
+  static String value(Secret secret, String key) {
+    Optional<String> encoded = Optional.ofNullable(secret.getData()).map(d -> d.get(key));
+    if (encoded.isEmpty()) {
+      throw new IllegalStateException("Secret " + secret.getMetadata().getNamespace() + "/"
+          + secret.getMetadata().getName() + " has no key " + key + "; fix: add it, or delete the Secret and restart "
+          + "the operator to have it made anew");
+    }
+    return new String(Base64.getDecoder().decode(encoded.get()), StandardCharsets.UTF_8);
+  }
+
+  private static String encode(String value) {
+    return Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,52 @@
+package dev.varroa.operator.install;
+
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Marks the operator pod that holds the lease with {@value #LABEL}{@code =true}. Only the leader reconciles,
+ * so the webhook Service selects this label: a push reaches the replica that can act on it.
+ */
+public final class LeaderPodLabel {
+  public static final String LABEL = "varroa.dev/leader";
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderPodLabel.class);
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String podName;
+
+  public LeaderPodLabel(KubernetesClient client, String namespace, String podName) {
+    this.client = client;
+    this.namespace = namespace;
+    this.podName = podName;
+  }
+
+  /** The lease holder identity: the pod's name. */
+  public String podName() {
+    return podName;
+  }
+
+  /** Callbacks for the lease: label on becoming leader, unlabel when another replica leads. */
+  public LeaderCallbacks callbacks() {
+    return new LeaderCallbacks(() -> set(true), () -> set(false), leader -> {
+      if (!podName.equals(leader)) {
+        set(false);
+      }
+    });
+  }
+
+  void set(boolean leader) {
+    try {
+      client.pods().inNamespace(namespace).withName(podName).edit(pod -> leader
+          ? new PodBuilder(pod).editMetadata().addToLabels(LABEL, "true").endMetadata().build()
+          : new PodBuilder(pod).editMetadata().removeFromLabels(LABEL).endMetadata().build());
+    } catch (KubernetesClientException e) {
+      // The webhook Service then misses this replica until the next change; reconciling is unaffected.
+      LOG.warn("event=leader_label_failed pod={}/{} leader={} error=\"{}\"", namespace, podName, leader, e.getMessage());
+    }
+  }
+}
