@@ -95,8 +95,8 @@ public final class CredentialReadingServerPool implements ServerPool {
     try {
       NatsUri uri = new NatsUri(url.strip());
       if (uri.getUserInfo() != null) {
-        throw new IllegalArgumentException("VARROA_NATS_URL must not carry credentials: give the user and the "
-            + "password in their own settings (a mounted Secret)");
+        throw new IllegalArgumentException("VARROA_NATS_URL must not carry credentials: give them apart, "
+            + "as VARROA_NATS_USER(_FILE) and VARROA_NATS_PASSWORD_FILE (or the installation's varroa-nats-creds)");
       }
       return uri;
     } catch (URISyntaxException e) {
