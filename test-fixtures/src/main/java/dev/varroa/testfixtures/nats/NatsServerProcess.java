@@ -8,6 +8,10 @@ import dev.varroa.testfixtures.process.ThrowawayDirectory;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -41,6 +45,43 @@ public final class NatsServerProcess implements ClassScopedFixtureExtension.Runn
         LocalProcess process = LocalProcess.start("nats-server", command, directory.resolve("nats-server.log"),
                 READY_DEADLINE, () -> servesJetStream(server));
         return new NatsServerProcess(server, process, directory);
+    }
+
+    /**
+     * Starts {@code nats-server -c config} (e.g. the chart's nats.conf with TLS and users) on a free loopback port
+     * with its own store directory; the command-line listen address, port and store override the file's.
+     * Ready once the server logs so: TLS and users make the plain client probe fail.
+     */
+    public static NatsServerProcess startWithConfig(String config) throws InterruptedException {
+        Executable binary = Executable.require("nats-server", "nats-server");
+        ThrowawayDirectory directory = ThrowawayDirectory.create("varroa-nats-");
+        int port = LoopbackPort.pickFree();
+        Path file = directory.resolve("nats.conf");
+        try {
+            Files.writeString(file, config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        NatsServer server = new NatsServer("tls://" + LoopbackPort.HOST + ":" + port, directory.resolve("jetstream"));
+        List<String> command = List.of(binary.toString(), "-c", file.toString(),
+                "-a", LoopbackPort.HOST,
+                "-p", Integer.toString(port),
+                "-js",
+                "-sd", directory.resolve("jetstream").toString());
+        Path log = directory.resolve("nats-server.log");
+        LocalProcess process = LocalProcess.start("nats-server", command, log, READY_DEADLINE,
+                () -> Files.exists(log) && Files.readString(log).contains("Server is ready"));
+        return new NatsServerProcess(server, process, directory);
+    }
+
+    /** The server's log so far, e.g. to find permission violations. */
+    public String log() throws IOException {
+        return Files.readString(process.logFile());
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return Integer.parseInt(server.url().substring(server.url().lastIndexOf(':') + 1));
     }
 
     // JetStream answers later than the client port, so readiness asks for the account's JetStream info.

@@ -1,0 +1,172 @@
+package dev.varroa.operator.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.varroa.operator.channel.ChannelSettings;
+import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.WithKubeApiServer;
+import dev.varroa.testfixtures.nats.NatsServerProcess;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The installation Secrets on a real API server, and the operator reaching a TLS NATS with them. */
+@WithKubeApiServer
+class InstallationSecretsIT {
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+  private static String namespace(KubernetesClient client) {
+    String name = "varroa-install-" + NAMESPACES.incrementAndGet();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    return name;
+  }
+
+  private static InstallationSettings settings(String namespace, InstallMode mode, List<String> ips) {
+    return new InstallationSettings(namespace, mode, "core", List.of("varroa-nats." + namespace + ".svc"), ips,
+        Optional.of("varroa-webhook-secret"));
+  }
+
+  private static InstallationSecrets.Material ensure(KubernetesClient client, InstallationSettings settings)
+      throws IOException {
+    return new InstallationSecrets(client, settings, Clock.systemUTC()).ensure();
+  }
+
+  private static Secret secret(KubernetesClient client, String namespace, String name) {
+    return client.secrets().inNamespace(namespace).withName(name).get();
+  }
+
+  @Test
+  void fullModeCreatesEverySecretOnceAndNeverRewritesThem(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+
+    InstallationSecrets.Material first = ensure(client, settings(ns, InstallMode.FULL, List.of()));
+    Map<String, String> versions = Map.of(
+        "varroa-ca", secret(client, ns, "varroa-ca").getMetadata().getResourceVersion(),
+        "varroa-jwt-signing", secret(client, ns, "varroa-jwt-signing").getMetadata().getResourceVersion(),
+        "varroa-nats-creds", secret(client, ns, "varroa-nats-creds").getMetadata().getResourceVersion(),
+        "varroa-nats-tls", secret(client, ns, "varroa-nats-tls").getMetadata().getResourceVersion(),
+        "varroa-webhook-secret", secret(client, ns, "varroa-webhook-secret").getMetadata().getResourceVersion());
+    InstallationSecrets.Material second = ensure(client, settings(ns, InstallMode.FULL, List.of()));
+
+    assertThat(secret(client, ns, "varroa-nats-creds").getData()).containsOnlyKeys("operator-password",
+        "gateway-password", "bff-password", "recorder-password", "ca.crt");
+    assertThat(secret(client, ns, "varroa-nats-tls").getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt",
+        "ca.key");
+    assertThat(secret(client, ns, "varroa-ca").getData()).containsOnlyKeys("ca.crt", "ca.key");
+    assertThat(InstallationKeys.certificate(first.caCertificatePem()).getBasicConstraints()).isZero();
+    // the members' copy of ca.crt is the NATS CA, not the Varroa CA that signs mites' certificates
+    assertThat(InstallationSecrets.value(secret(client, ns, "varroa-nats-creds"), "ca.crt"))
+        .isEqualTo(InstallationSecrets.value(secret(client, ns, "varroa-nats-tls"), "ca.crt"))
+        .isNotEqualTo(first.caCertificatePem());
+    versions.forEach((name, version) ->
+        assertThat(secret(client, ns, name).getMetadata().getResourceVersion()).as(name).isEqualTo(version));
+    assertThat(second.caCertificatePem()).isEqualTo(first.caCertificatePem());
+    assertThat(second.jenkinsTokens().publicKeyPem()).isEqualTo(first.jenkinsTokens().publicKeyPem());
+  }
+
+  @Test
+  void hiveModeMakesItsOwnCaButLeavesTheNatsSecretsToTheUser(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+
+    ensure(client, settings(ns, InstallMode.HIVE, List.of()));
+
+    assertThat(secret(client, ns, "varroa-ca")).isNotNull();
+    assertThat(secret(client, ns, "varroa-jwt-signing")).isNotNull();
+    assertThat(secret(client, ns, "varroa-nats-creds")).isNull();
+    assertThat(secret(client, ns, "varroa-nats-tls")).isNull();
+  }
+
+  @Test
+  void replicasStartingTogetherAgreeOnOneCa(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+    InstallationSettings settings = settings(ns, InstallMode.FULL, List.of());
+
+    List<CompletableFuture<InstallationSecrets.Material>> replicas = List.of(1, 2, 3).stream()
+        .map(i -> CompletableFuture.supplyAsync(() -> {
+          try {
+            return ensure(client, settings);
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        })).toList();
+
+    assertThat(replicas.stream().map(CompletableFuture::join).map(InstallationSecrets.Material::caCertificatePem)
+        .distinct()).hasSize(1);
+  }
+
+  @Test
+  void aNewAddressReissuesTheNatsCertificateWithTheSameCaAndRollsNats(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+    client.apps().statefulSets().inNamespace(ns).resource(new StatefulSetBuilder().withNewMetadata()
+        .withName("varroa-nats").endMetadata().withNewSpec().withNewSelector().addToMatchLabels("app", "nats")
+        .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "nats").endMetadata().withNewSpec()
+        .addNewContainer().withName("nats").withImage("nats").endContainer().endSpec().endTemplate().endSpec().build())
+        .create();
+    ensure(client, settings(ns, InstallMode.FULL, List.of()));
+    Secret before = secret(client, ns, "varroa-nats-tls");
+
+    ensure(client, settings(ns, InstallMode.FULL, List.of("203.0.113.7")));
+
+    Secret after = secret(client, ns, "varroa-nats-tls");
+    String certificate = InstallationSecrets.value(after, "tls.crt");
+    assertThat(certificate).isNotEqualTo(InstallationSecrets.value(before, "tls.crt"));
+    assertThat(InstallationKeys.covers(certificate, List.of("varroa-nats." + ns + ".svc"), List.of("203.0.113.7"),
+        Clock.systemUTC().instant())).isTrue();
+    assertThat(InstallationSecrets.value(after, "ca.crt")).isEqualTo(InstallationSecrets.value(before, "ca.crt"));
+    assertThat(client.apps().statefulSets().inNamespace(ns).withName("varroa-nats").get().getSpec().getTemplate()
+        .getMetadata().getAnnotations()).containsEntry(InstallationSecrets.NATS_TLS_ANNOTATION,
+        after.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void theOperatorReachesTlsNatsWithThePasswordFromTheSecretAndAWrongOneIsRefused(KubeApiServer kube,
+      @TempDir Path dir) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+    InstallationSecrets.Material material = ensure(client, settings(ns, InstallMode.FULL, List.of("127.0.0.1")));
+    Secret tls = secret(client, ns, "varroa-nats-tls");
+    Secret creds = secret(client, ns, "varroa-nats-creds");
+    Files.writeString(dir.resolve("tls.crt"), InstallationSecrets.value(tls, "tls.crt"));
+    Files.writeString(dir.resolve("tls.key"), InstallationSecrets.value(tls, "tls.key"));
+    String config = """
+        tls { cert_file: "%s", key_file: "%s" }
+        authorization { users: [ {user: operator, password: "%s"} ] }
+        """.formatted(dir.resolve("tls.crt"), dir.resolve("tls.key"),
+        InstallationSecrets.value(creds, "operator-password"));
+
+    try (NatsServerProcess nats = NatsServerProcess.startWithConfig(config)) {
+      InstallationSettings installation = settings(ns, InstallMode.FULL, List.of("127.0.0.1"));
+      ChannelSettings channel = ChannelSettings.forInstallation(Map.of("VARROA_NATS_URL", nats.value().url()),
+          client, installation, material).orElseThrow();
+      try (ControlChannel opened = channel.open(Clock.systemUTC())) {
+        assertThat(opened.endpoint().caCertificatePem()).isEqualTo(material.caCertificatePem());
+      }
+
+      Options wrongPassword = Options.builder().server(nats.value().url()).userInfo("operator", "not-the-password")
+          .sslContext(dev.varroa.protocol.bus.BusTrust.trusting(InstallationSecrets.value(creds, "ca.crt"), "ca"))
+          .connectionTimeout(Duration.ofSeconds(5)).noReconnect().build();
+      assertThatThrownBy(() -> Nats.connect(wrongPassword).close()).hasMessageContaining("Authorization");
+    }
+  }
+}
