@@ -13,6 +13,7 @@ import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
+import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -79,12 +80,16 @@ public final class VarroaOperator implements AutoCloseable {
   /** @param plainHttpRegistries OCI registries (host:port) bundles are read from over plain HTTP */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries) {
-    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, Optional.empty());
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, Optional.empty(),
+        ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
   }
 
-  /** @param leaderLabel marks this replica's pod while it holds the lease (an installed operator); empty in tests */
+  /**
+   * @param leaderLabel marks this replica's pod while it holds the lease (an installed operator); empty in tests
+   * @param miteImage the mite image of Controllers that name none (VARROA_MITE_IMAGE)
+   */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries, Optional<LeaderPodLabel> leaderLabel) {
+      Set<String> plainHttpRegistries, Optional<LeaderPodLabel> leaderLabel, String miteImage) {
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -104,7 +109,7 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(new JenkinsVersionProfileReconciler(clock));
     this.catalogSources = new CatalogSourceReconciler(composers, clock);
     operator.register(catalogSources);
-    this.controllers = new ControllerReconciler(clock, channel);
+    this.controllers = new ControllerReconciler(clock, channel, miteImage);
     operator.register(controllers);
   }
 
@@ -206,8 +211,9 @@ public final class VarroaOperator implements AutoCloseable {
         .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
     Optional<LeaderPodLabel> leaderLabel = Optional.ofNullable(env.get("POD_NAME")).filter(n -> !n.isBlank())
         .map(pod -> new LeaderPodLabel(client, namespace, pod));
+    String miteImage = env.getOrDefault("VARROA_MITE_IMAGE", ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
-        leaderLabel);
+        leaderLabel, miteImage.isBlank() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : miteImage);
     int port = operator.serveHttp(Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
     WebhookSettings hooks = WebhookSettings.fromEnv(env);

@@ -59,11 +59,13 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   private final InformerEventSource<ComposedBundle, Controller> bundles;
   private final InformerEventSource<PodTemplate, Controller> podTemplates;
   private final InformerEventSource<UpdateCenter, Controller> updateCenters;
+  private final String miteImage;
   private final Map<Class<? extends HasMetadata>, InformerEventSource<? extends HasMetadata, Controller>> owned =
       new LinkedHashMap<>();
   private final SecretValues secretValues;
 
-  ControllerCaches(EventSourceContext<Controller> context) {
+  ControllerCaches(EventSourceContext<Controller> context, String miteImage) {
+    this.miteImage = miteImage;
     controllers = context.getPrimaryCache();
     defaults = informer(context, ProvisioningDefaults.class, null, d -> all());
     classes = informer(context, ControllerClass.class, null,
@@ -133,6 +135,12 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   @Override
   public Optional<JenkinsVersionProfile> profile(String name) {
     return profiles.get(new ResourceID(name));
+  }
+
+  @Override
+  @Override
+  public String miteImage() {
+    return miteImage;
   }
 
   @Override

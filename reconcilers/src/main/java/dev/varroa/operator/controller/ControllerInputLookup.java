@@ -6,6 +6,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.operator.render.ControllerSettingsResolver;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.List;
 import java.util.Optional;
@@ -29,4 +30,9 @@ interface ControllerInputLookup {
   List<UpdateCenter> updateCenters();
 
   List<PodTemplate> podTemplates(String namespace);
+
+  /** The mite image of a Controller no level names one for: the installation's. */
+  default String miteImage() {
+    return ControllerSettingsResolver.DEFAULT_MITE_IMAGE;
+  }
 }

@@ -43,7 +43,7 @@ final class ControllerInputResolver {
           + " does not exist; fix: create it, or correct spec.classRef.name");
     }
     ControllerSettingsResolver.Resolution resolution =
-        ControllerSettingsResolver.resolve(controller, controllerClass, lookup.defaults());
+        ControllerSettingsResolver.resolve(controller, controllerClass, lookup.defaults(), lookup.miteImage());
     if (!resolution.ok()) {
       return new Blocked(resolution.problems().stream().map(SettingsProblem::format).collect(Collectors.joining("; ")));
     }
@@ -100,7 +100,8 @@ final class ControllerInputResolver {
       return Optional.empty();
     }
     ControllerSettingsResolver.Resolution resolution =
-        ControllerSettingsResolver.resolve(controller, classOf(controller, lookup), lookup.defaults());
+        ControllerSettingsResolver.resolve(controller, classOf(controller, lookup), lookup.defaults(),
+            lookup.miteImage());
     ResolvedController resolved = resolution.controller();
     return profileName(resolved, resolved.composedBundle()
         .flatMap(name -> lookup.bundle(controller.getMetadata().getNamespace(), name)));

@@ -3,6 +3,7 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ControllerNames;
 import dev.varroa.operator.render.ControllerObjects;
@@ -46,6 +47,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private final ChannelDeliverer deliverer;
   private final SimpleInboundEventSource<Controller> miteEvents = new SimpleInboundEventSource<>("mite-routes");
   private volatile ControllerCaches caches;
+  private final String miteImage;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -53,7 +55,13 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
 
   /** @param channel the control channel to the mites; null runs without one (no tokens, no desired-state push) */
   public ControllerReconciler(Clock clock, ControlChannel channel) {
+    this(clock, channel, ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
+  }
+
+  /** @param miteImage the mite image of Controllers that name none (VARROA_MITE_IMAGE, set by the chart) */
+  public ControllerReconciler(Clock clock, ControlChannel channel, String miteImage) {
     this.clock = clock;
+    this.miteImage = miteImage;
     this.channel = channel;
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
@@ -61,7 +69,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
 
   @Override
   public List<EventSource<?, Controller>> prepareEventSources(EventSourceContext<Controller> context) {
-    ControllerCaches built = new ControllerCaches(context);
+    ControllerCaches built = new ControllerCaches(context, miteImage);
     caches = built;
     List<EventSource<?, Controller>> sources = new ArrayList<>(built.eventSources());
     if (channel != null) {

@@ -69,11 +69,21 @@ public final class ControllerSettingsResolver {
   private final List<Level> chain = new ArrayList<>();
   private final List<SettingsProblem> problems = new ArrayList<>();
 
-  private ControllerSettingsResolver() {}
+  private final String defaultMiteImage;
+
+  private ControllerSettingsResolver(String defaultMiteImage) {
+    this.defaultMiteImage = defaultMiteImage;
+  }
 
   public static Resolution resolve(Controller controller, Optional<ControllerClass> controllerClass,
       Optional<ProvisioningDefaults> defaults) {
-    return new ControllerSettingsResolver().run(controller, controllerClass, defaults);
+    return resolve(controller, controllerClass, defaults, DEFAULT_MITE_IMAGE);
+  }
+
+  /** @param defaultMiteImage the mite image when no level names one: the installation's (chart value image.*) */
+  public static Resolution resolve(Controller controller, Optional<ControllerClass> controllerClass,
+      Optional<ProvisioningDefaults> defaults, String defaultMiteImage) {
+    return new ControllerSettingsResolver(defaultMiteImage).run(controller, controllerClass, defaults);
   }
 
   private Resolution run(Controller controller, Optional<ControllerClass> controllerClass,
@@ -158,7 +168,7 @@ public final class ControllerSettingsResolver {
 
   private ResolvedController.Mite mite() {
     Function<ControllerSettings, MiteSpec> mite = s -> s.miteSpec;
-    return new ResolvedController.Mite(orDefault(pick(mite, m -> m.image), DEFAULT_MITE_IMAGE),
+    return new ResolvedController.Mite(orDefault(pick(mite, m -> m.image), defaultMiteImage),
         Optional.ofNullable(pick(mite, m -> m.imagePullPolicy)).map(Enum::name),
         Optional.ofNullable(pick(mite, m -> m.resources)));
   }

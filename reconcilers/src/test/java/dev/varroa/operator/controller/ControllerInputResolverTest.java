@@ -26,6 +26,12 @@ class ControllerInputResolverTest {
   /** Objects as the informers would hold them. */
   private static final class Lookup implements ControllerInputLookup {
     final List<HasMetadata> objects = new ArrayList<>();
+    String miteImage = ControllerInputLookup.super.miteImage();
+
+    @Override
+    public String miteImage() {
+      return miteImage;
+    }
 
     Lookup with(Class<? extends HasMetadata> kind, String yaml) {
       objects.add(YAML.unmarshal(yaml, kind));
@@ -102,6 +108,25 @@ class ControllerInputResolverTest {
       assertThat(ready.inputs().profile().getMetadata().getName()).isEqualTo("lts");
       assertThat(ready.inputs().rendered().digest()).startsWith("sha256:");
     });
+  }
+
+  @Test
+  void theInstallationsMiteImageIsTheDefaultAndProvisioningDefaultsStillWin() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE);
+    lookup.miteImage = "registry.example.com/varroa/mite:0.1.0";
+
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
+        ControllerInputResolver.Ready.class, ready ->
+            assertThat(ready.inputs().resolved().mite().image()).isEqualTo("registry.example.com/varroa/mite:0.1.0"));
+    lookup.with(ProvisioningDefaults.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: ProvisioningDefaults
+        metadata: {name: default}
+        spec: {miteSpec: {image: mirror.example.com/mite:9}}
+        """);
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
+        ControllerInputResolver.Ready.class, ready ->
+            assertThat(ready.inputs().resolved().mite().image()).isEqualTo("mirror.example.com/mite:9"));
   }
 
   @Test
