@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.nats.client.Connection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -33,10 +34,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * applied; Jenkins' refusal shows in status; a lost stream says StreamLost; no credential leaks.
  */
 @WithKubeApiServer
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ControlChannelIT {
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -61,8 +65,23 @@ class ControlChannelIT {
   private static VarroaOperator operator;
   private static Path work;
 
+  /** The NATS the gateway and the operator meet on; a subclass brings the chart's (TLS, users, permissions). */
+  protected record Bus(String url, Path storeDirectory, ConnectionSource operator, UnaryOperator<GatewaySettings> gateway) {}
+
+  /** Opens the operator's connection to the bus. */
+  @FunctionalInterface
+  protected interface ConnectionSource {
+    Connection open() throws Exception;
+  }
+
+  protected Bus bus(KubeApiServer kube, Path dir) throws Exception {
+    return new Bus(NATS.server().url(), NATS.server().storeDirectory(), () -> NATS.server().connect(), s -> s);
+  }
+
+  private static Bus bus;
+
   @BeforeAll
-  static void start(KubeApiServer kube, @TempDir Path dir) throws Exception {
+  void start(KubeApiServer kube, @TempDir Path dir) throws Exception {
     work = dir;
     originalErr = System.err;
     originalOut = System.out;
@@ -76,16 +95,17 @@ class ControlChannelIT {
         .withStringData(Map.of("token", SECRET_VALUE)).build()).create();
     Path caCert = dir.resolve("ca.crt");
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, dir.resolve("ca.key"));
-    gateway = Gateway.start(GatewaySettings.of("gw-1", NATS.server().url(), caCert, dir.resolve("ca.key"))
-        .withListen("127.0.0.1", 0));
-    ControlChannel channel = new ControlChannel(NATS.server().connect(), "127.0.0.1:" + gateway.port(),
+    bus = bus(kube, dir);
+    gateway = Gateway.start(bus.gateway().apply(GatewaySettings.of("gw-1", bus.url(), caCert, dir.resolve("ca.key"))
+        .withListen("127.0.0.1", 0)));
+    ControlChannel channel = new ControlChannel(bus.operator().open(), "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     operator = new VarroaOperator(client, dir.resolve("cache"), null, channel);
     operator.start();
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     for (PodPlayer pod : PODS) {
       pod.close();
     }
@@ -183,7 +203,7 @@ class ControlChannelIT {
     awaitStatus(client, "scanned", s -> s.lastApplyResult != null && Boolean.TRUE.equals(s.lastApplyResult.succeeded));
 
     byte[] needle = SECRET_VALUE.getBytes(StandardCharsets.UTF_8);
-    assertThat(filesContaining(NATS.server().storeDirectory(), needle)).isEmpty();
+    assertThat(filesContaining(bus.storeDirectory(), needle)).isEmpty();
     assertThat(YAML.asYaml(client.configMaps().inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
     assertThat(YAML.asYaml(client.resources(Controller.class).inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
     assertThat(YAML.asYaml(client.v1().events().inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
