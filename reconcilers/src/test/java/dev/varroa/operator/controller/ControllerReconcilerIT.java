@@ -42,8 +42,13 @@ class ControllerReconcilerIT {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
     StarterProfile.install(client, null);
-    operator = new VarroaOperator(operatorClient(kube), cache, null);
+    operator = new VarroaOperator(operatorClient(kube), cache, leaseNamespace());
     operator.start();
+  }
+
+  /** Where the operator's Lease lives; null runs without leader election. */
+  protected String leaseNamespace() {
+    return null;
   }
 
   /** The client the operator runs with; the test itself always acts as the cluster admin. */
