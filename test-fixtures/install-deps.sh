@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo run against, idempotently, outside the repository:
-# Debian's nats-server and docker-registry, and kube-apiserver/etcd/kubectl built from Go modules.
+# Debian's nats-server and docker-registry, and kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -22,3 +22,4 @@ if (( ${#missing[@]} )); then
 fi
 
 "$here/kube/install.sh"
+"$here/helm/install.sh"

@@ -1,0 +1,111 @@
+{{/*
+The NATS subjects each component may publish and subscribe: the one place to change them.
+Names come from protocol/src/main/java/dev/varroa/protocol/BusNames.java and BusTopology.java;
+JetStream's own API subjects follow from what jnats sends for each call the code makes.
+A user may publish replies to requests it received (allow_responses) and nothing else unlisted.
+*/}}
+
+{{- define "varroa.natsKvApi" -}}
+{{- /* JetStream API calls behind jnats' KeyValue on bucket . : info, create, get, and watchAll's ordered consumer. */ -}}
+- "$JS.API.STREAM.INFO.KV_{{ . }}"
+- "$JS.API.STREAM.CREATE.KV_{{ . }}"
+- "$JS.API.DIRECT.GET.KV_{{ . }}"
+- "$JS.API.DIRECT.GET.KV_{{ . }}.>"
+- "$JS.API.STREAM.MSG.GET.KV_{{ . }}"
+{{- end -}}
+
+{{- define "varroa.natsKvWatch" -}}
+- "$JS.API.CONSUMER.CREATE.KV_{{ . }}"
+- "$JS.API.CONSUMER.CREATE.KV_{{ . }}.>"
+- "$JS.API.CONSUMER.DELETE.KV_{{ . }}.>"
+- "$JS.API.CONSUMER.INFO.KV_{{ . }}.>"
+- "$JS.FC.KV_{{ . }}.>"
+{{- end -}}
+
+{{- define "varroa.natsTopologyApi" -}}
+{{- /* BusTopology.ensure: both the operator and the gateways create the buckets and the command stream. */ -}}
+- "$JS.API.INFO"
+- "$JS.API.STREAM.NAMES"
+- "$JS.API.STREAM.INFO.varroa_commands"
+- "$JS.API.STREAM.CREATE.varroa_commands"
+{{ include "varroa.natsKvApi" "varroa_bootstrap_tokens" }}
+{{ include "varroa.natsKvApi" "varroa_mite_routes" }}
+{{ include "varroa.natsKvApi" "varroa_gateways" }}
+{{- end -}}
+
+{{- define "varroa.natsPermissions.operator" -}}
+publish:
+  allow:
+    {{- include "varroa.natsTopologyApi" . | nindent 4 }}
+    # BootstrapTokenIssuer writes token records.
+    - "$KV.varroa_bootstrap_tokens.>"
+    # MiteRoutes watches routes and gateway presence.
+    {{- include "varroa.natsKvWatch" "varroa_mite_routes" | nindent 4 }}
+    {{- include "varroa.natsKvWatch" "varroa_gateways" | nindent 4 }}
+    # ControlChannel sends desired state to the gateway holding a mite (request/reply).
+    - "varroa.gateway.*.commands"
+    # One-shot commands: queued on varroa_commands, then a notice to the gateway holding the mite.
+    - "varroa.commands.>"
+    - "varroa.gateway.*.queued"
+subscribe:
+  allow:
+    # ControlChannel answers Jenkins token requests in the operator's queue group.
+    - "varroa.operator.jenkins-token varroa-operator"
+    # Results of queued one-shot commands.
+    - "varroa.results.>"
+    # Replies to its requests, JetStream API answers and KV watch deliveries.
+    - "_INBOX.>"
+allow_responses: true
+{{- end -}}
+
+{{- define "varroa.natsPermissions.gateway" -}}
+publish:
+  allow:
+    {{- include "varroa.natsTopologyApi" . | nindent 4 }}
+    # BootstrapTokenLedger marks a token used; RouteTable and PresenceBeacon write routes and presence.
+    - "$KV.varroa_bootstrap_tokens.>"
+    - "$KV.varroa_mite_routes.>"
+    - "$KV.varroa_gateways.>"
+    # QueuedCommandDrain: a durable pull consumer per controller on varroa_commands, acked as commands finish.
+    - "$JS.API.CONSUMER.CREATE.varroa_commands.>"
+    - "$JS.API.CONSUMER.DURABLE.CREATE.varroa_commands.>"
+    - "$JS.API.CONSUMER.INFO.varroa_commands.>"
+    - "$JS.API.CONSUMER.DELETE.varroa_commands.>"
+    - "$JS.API.CONSUMER.MSG.NEXT.varroa_commands.>"
+    - "$JS.API.STREAM.MSG.GET.varroa_commands"
+    - "$JS.API.DIRECT.GET.varroa_commands"
+    - "$JS.ACK.varroa_commands.>"
+    - "varroa.results.>"
+    # CommandRelay forwards a command to the gateway holding the mite.
+    - "varroa.gateway.*.commands"
+    # JenkinsTokenRelay asks the operator for a mite's Jenkins token.
+    - "varroa.operator.jenkins-token"
+subscribe:
+  allow:
+    # CommandRelay and QueuedCommandRunner: commands and queue notices for this gateway.
+    - "varroa.gateway.*.commands"
+    - "varroa.gateway.*.queued"
+    - "_INBOX.>"
+allow_responses: true
+{{- end -}}
+
+{{/* A permissions map (publish/subscribe allow lists, allow_responses) in nats.conf syntax. */}}
+{{- define "varroa.natsPermissionsConf" -}}
+{{- $p := include (printf "varroa.natsPermissions.%s" .user) .root | fromYaml -}}
+{
+{{- range $direction := list "publish" "subscribe" }}
+{{- with index $p $direction }}
+  {{ $direction }}: {
+    allow: [
+      {{- range .allow }}
+      {{ quote . }}
+      {{- end }}
+    ]
+  }
+{{- end }}
+{{- end }}
+{{- if $p.allow_responses }}
+  allow_responses: true
+{{- end }}
+}
+{{- end -}}

@@ -1,0 +1,124 @@
+{{/*
+Render-time rules that a schema cannot say well: each fails with the value to change and how.
+values.schema.json refuses unknown values and wrong types before these run.
+*/}}
+
+{{/* An IPv4 address as a number, or "" when it is not one. */}}
+{{- define "varroa.ipv4Number" -}}
+{{- if regexMatch "^[0-9]{1,3}(\\.[0-9]{1,3}){3}$" . -}}
+{{- $n := 0 -}}
+{{- range splitList "." . -}}
+{{- $n = add (mul $n 256) (atoi .) -}}
+{{- end -}}
+{{- $n -}}
+{{- end -}}
+{{- end -}}
+
+{{/* "true" when the IPv4 address .ip lies in one of the IPv4 CIDRs .cidrs. */}}
+{{- define "varroa.ipv4Covered" -}}
+{{- $ip := include "varroa.ipv4Number" .ip -}}
+{{- $covered := false -}}
+{{- range .cidrs -}}
+{{- $parts := splitList "/" . -}}
+{{- $net := include "varroa.ipv4Number" (first $parts) -}}
+{{- if and $ip $net (eq (len $parts) 2) -}}
+{{- $block := 1 -}}
+{{- range until (sub 32 (atoi (last $parts)) | int) -}}
+{{- $block = mul $block 2 -}}
+{{- end -}}
+{{- if eq (div (atoi $ip) $block) (div (atoi $net) $block) -}}
+{{- $covered = true -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if $covered }}true{{ end -}}
+{{- end -}}
+
+{{/* The entries of bus.url: a comma-separated list of tls://host:port. */}}
+{{- define "varroa.busUrls" -}}
+{{- $urls := list -}}
+{{- range splitList "," .Values.bus.url -}}
+{{- if trim . -}}
+{{- $urls = append $urls (trim .) -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $urls -}}
+{{- end -}}
+
+{{- define "varroa.validate" -}}
+{{- $v := .Values -}}
+{{- $hive := include "varroa.hive" . -}}
+{{- $np := $v.networkPolicy -}}
+
+{{- $name := $v.cluster.name | default "" -}}
+{{- if not (and (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $name) (le (len $name) 63)) -}}
+{{- fail (printf "cluster.name %q is not a DNS-1123 label: use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit, unique across the deployment (e.g. --set cluster.name=member-eu1)" $name) -}}
+{{- end -}}
+
+{{- if and $np.enabled (empty $np.apiServer.cidrs) -}}
+{{- fail "networkPolicy.enabled is true but networkPolicy.apiServer.cidrs is empty: list the API server's endpoint addresses (kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes), e.g. --set 'networkPolicy.apiServer.cidrs={10.0.0.10/32}'; the Service's ClusterIP does not work, since policies apply after it is translated" -}}
+{{- end -}}
+
+{{- if $hive -}}
+{{- if not (trim ($v.bus.url | default "")) -}}
+{{- fail "hive mode needs bus.url: set it to the core's NATS endpoint, e.g. --set bus.url=tls://nats.example.com:4222 (a comma-separated list of tls://host:port for NodePort node addresses)" -}}
+{{- end -}}
+{{- $urls := include "varroa.busUrls" . | fromJsonArray -}}
+{{- range $urls -}}
+{{- if not (regexMatch "^tls://[A-Za-z0-9.-]+:[0-9]{1,5}$" .) -}}
+{{- fail (printf "bus.url entry %q is not tls://host:port: the core NATS endpoint is TLS-only; write e.g. tls://nats.example.com:4222, several separated by commas" .) -}}
+{{- end -}}
+{{- end -}}
+{{- if $v.nats.external.enabled -}}
+{{- fail "nats.external.enabled is a core setting: a member (hive mode) runs no NATS; set it on the core's release and remove it here" -}}
+{{- end -}}
+{{- if $v.dex.enabled -}}
+{{- fail "dex.enabled is true in hive mode: a member runs no Dex and uses the core's identity provider; set dex.enabled=false (values-hive.yaml does)" -}}
+{{- end -}}
+{{- if $np.enabled -}}
+{{- if empty $np.coreNatsEgress.cidrs -}}
+{{- fail "networkPolicy.enabled is true in hive mode but networkPolicy.coreNatsEgress.cidrs is empty: list the core NATS endpoint's addresses (each address in bus.url), e.g. --set 'networkPolicy.coreNatsEgress.cidrs={203.0.113.10/32}'" -}}
+{{- end -}}
+{{- range $urls -}}
+{{- $host := regexReplaceAll "^tls://(.*):[0-9]+$" . "${1}" -}}
+{{- if and (include "varroa.ipv4Number" $host) (not (include "varroa.ipv4Covered" (dict "ip" $host "cidrs" $np.coreNatsEgress.cidrs))) -}}
+{{- fail (printf "bus.url lists the node address %s, which networkPolicy.coreNatsEgress.cidrs does not cover: add %s/32 to it (and to nats.external.ipSANs on the core, so the NATS certificate carries it)" $host $host) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- else -}}
+{{- if trim ($v.bus.url | default "") -}}
+{{- fail "bus.url is a hive-mode setting: full mode runs its own NATS (varroa-nats); remove bus.url, or install a member with -f values-hive.yaml" -}}
+{{- end -}}
+{{- if eq (int $v.nats.replicas) 2 -}}
+{{- fail "nats.replicas is 2: a JetStream cluster needs a majority to stay up, so two servers fail as soon as one does; use 1, or 3 or more" -}}
+{{- end -}}
+{{- $ext := $v.nats.external -}}
+{{- if $ext.enabled -}}
+{{- if and $np.enabled (empty $ext.allowedCIDRs) -}}
+{{- fail "nats.external.enabled with networkPolicy.enabled needs nats.external.allowedCIDRs: list the source addresses of each member, e.g. --set 'nats.external.allowedCIDRs={198.51.100.0/24}' (with externalTrafficPolicy: Cluster the source is a node of this cluster: include the node range)" -}}
+{{- end -}}
+{{- if and (eq $ext.serviceType "NodePort") (empty $ext.ipSANs) -}}
+{{- fail "nats.external.serviceType is NodePort but nats.external.ipSANs is empty: members connect to node addresses, which the NATS certificate must carry; list each node address members use (the ones in their bus.url), e.g. --set 'nats.external.ipSANs={192.0.2.11,192.0.2.12}'" -}}
+{{- end -}}
+{{- if and (not $ext.host) (empty $ext.ipSANs) -}}
+{{- fail "nats.external.enabled needs nats.external.host: set the DNS name members connect to (--set nats.external.host=nats.example.com), or list the addresses in nats.external.ipSANs, so the NATS certificate carries the name members verify" -}}
+{{- end -}}
+{{- end -}}
+{{- if $v.dex.enabled -}}
+{{- if not ($v.dex.config.issuer | default "") -}}
+{{- fail "dex.enabled needs dex.config.issuer: set the URL browsers and controllers reach Dex at, e.g. --set dex.config.issuer=https://login.example.com/dex" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- if and $v.webhooks.ingress.enabled (not $v.webhooks.ingress.host) -}}
+{{- fail "webhooks.ingress.enabled needs webhooks.ingress.host: set the host name Git hosts and registries post to, e.g. --set webhooks.ingress.host=varroa-hooks.example.com" -}}
+{{- end -}}
+
+{{- with $v.pluginUpdateCenterDownloadURL -}}
+{{- if not (regexMatch "^https?://[^/\\s]+(/.*)?$" .) -}}
+{{- fail (printf "pluginUpdateCenterDownloadURL %q is not an http(s) URL: use the core update center's download URL, e.g. https://updates.example.com/download/plugins" .) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
