@@ -100,6 +100,8 @@ public final class VarroaOperator implements AutoCloseable {
         LeaderElectionConfigurationBuilder election = LeaderElectionConfigurationBuilder
             .aLeaderElectionConfiguration(LEASE_NAME).withLeaseNamespace(leaseNamespace);
         leaderLabel.ifPresent(label -> election.withIdentity(label.podName()).withLeaderCallbacks(label.callbacks()));
+        // An installed replica that loses the lease exits and restarts as a follower; in-process runs (tests) stop.
+        election.withExitOnStopLeading(leaderLabel.isPresent());
         o.withLeaderElectionConfiguration(election.build());
       }
     });

@@ -138,7 +138,6 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   }
 
   @Override
-  @Override
   public String miteImage() {
     return miteImage;
   }
