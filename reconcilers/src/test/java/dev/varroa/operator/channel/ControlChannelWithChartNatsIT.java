@@ -54,8 +54,8 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
         .replace("$GATEWAY_PASSWORD", quoted(value(creds, InstallationSecrets.KEY_GATEWAY_PASSWORD)))
         .replace("$BFF_PASSWORD", quoted(value(creds, InstallationSecrets.KEY_BFF_PASSWORD)))
         .replace("$RECORDER_PASSWORD", quoted(value(creds, InstallationSecrets.KEY_RECORDER_PASSWORD)))
-        // the monitoring port of the pod would collide with other tests on this machine
-        .replaceAll("(?m)^\\s*http:.*$", "");
+        // the monitoring port of the pod would collide with other tests here; the store is the fixture's (-sd)
+        .replaceAll("(?m)^\\s*(http|store_dir):.*$", "");
     nats = NatsServerProcess.startWithConfig(config);
     Path userFile = Files.writeString(dir.resolve("nats-user"), "gateway\n");
     Path passwordFile = Files.writeString(dir.resolve("nats-password"),
