@@ -80,7 +80,7 @@ public final class Gateway implements AutoCloseable {
     CertificateAuthority ca = CertificateAuthority.load(settings.caCertFile(), settings.caKeyFile());
     var tls = serverTls(settings, ca);
     BusConnection bus = BusConnection.open(id, settings.natsUrl(),
-        new BusCredentialFiles(settings.natsUserFile(), settings.natsPasswordFile()),
+        new BusCredentialFiles(settings.natsUser(), settings.natsUserFile(), settings.natsPasswordFile()),
         settings.natsCaFile() == null ? null : BusTrust.trusting(
             Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()));
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(TIMER_THREADS, daemon("varroa-timer-" + id));

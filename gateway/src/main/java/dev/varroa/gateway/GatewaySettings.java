@@ -15,6 +15,7 @@ import java.util.Objects;
  * with {@link #of} and the {@code with...} copies.
  *
  * @param natsUrl one URL or several, comma-separated; never with credentials in it
+ * @param natsUser the NATS user as a value (VARROA_NATS_USER); null to read it from natsUserFile
  * @param natsUserFile file holding the NATS user, read again at every (re)connect; null for none
  * @param natsPasswordFile file holding the NATS password, read again at every (re)connect; null for none
  * @param natsCaFile CA certificate (PEM) a tls:// NATS server is trusted by; null trusts the JVM's default CAs
@@ -27,6 +28,7 @@ public record GatewaySettings(
     String listenHost,
     int listenPort,
     String natsUrl,
+    String natsUser,
     Path natsUserFile,
     Path natsPasswordFile,
     Path natsCaFile,
@@ -80,49 +82,60 @@ public record GatewaySettings(
 
   /** Defaults for everything but the gateway id, NATS and the CA; the server certificate is self-issued. */
   public static GatewaySettings of(String gatewayId, String natsUrl, Path caCertFile, Path caKeyFile) {
-    return new GatewaySettings(gatewayId, DEFAULT_LISTEN_HOST, DEFAULT_PORT, natsUrl, null, null, null, caCertFile,
+    return new GatewaySettings(gatewayId, DEFAULT_LISTEN_HOST, DEFAULT_PORT, natsUrl, null, null, null, null, caCertFile,
         caKeyFile, null, null, defaultDnsNames(), List.of("127.0.0.1"), HEARTBEAT_INTERVAL, QUEUED_COMMAND_ACK_WAIT,
         ACK_PROGRESS_INTERVAL);
   }
 
   public GatewaySettings withListen(String host, int port) {
-    return new GatewaySettings(gatewayId, host, port, natsUrl, natsUserFile, natsPasswordFile, natsCaFile, caCertFile, caKeyFile,
+    return new GatewaySettings(gatewayId, host, port, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile, caCertFile, caKeyFile,
         tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
         ackProgressInterval);
   }
 
   public GatewaySettings withNatsCredentialFiles(Path userFile, Path passwordFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, userFile, passwordFile, natsCaFile, caCertFile,
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, null, userFile, passwordFile, natsCaFile, caCertFile,
         caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
         ackProgressInterval);
   }
 
+  /** The user as a value and the password from a file, as the chart mounts them. */
+  public GatewaySettings withNatsUser(String user, Path passwordFile) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, user, null, passwordFile, natsCaFile,
+        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.strip();
+  }
+
   public GatewaySettings withNatsCaFile(Path caFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile, caFile,
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, caFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
         queuedCommandAckWait, ackProgressInterval);
   }
 
   public GatewaySettings withTlsFiles(Path certFile, Path keyFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile, natsCaFile,
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, certFile, keyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
         queuedCommandAckWait, ackProgressInterval);
   }
 
   public GatewaySettings withTlsNames(List<String> dnsNames, List<String> ipAddresses) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile, natsCaFile,
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, dnsNames, ipAddresses, heartbeatInterval,
         queuedCommandAckWait, ackProgressInterval);
   }
 
   public GatewaySettings withHeartbeatInterval(Duration interval) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile, natsCaFile,
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, interval,
         queuedCommandAckWait, ackProgressInterval);
   }
 
   public GatewaySettings withQueuedCommandTiming(Duration ackWait, Duration progressInterval) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUserFile, natsPasswordFile, natsCaFile,
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, ackWait,
         progressInterval);
   }
@@ -134,7 +147,7 @@ public record GatewaySettings(
 
   /**
    * VARROA_GATEWAY_ID (default: host name), VARROA_GATEWAY_LISTEN (default 0.0.0.0:9090),
-   * VARROA_NATS_URL (required), VARROA_NATS_USER_FILE, VARROA_NATS_PASSWORD_FILE, VARROA_NATS_CA_FILE,
+   * VARROA_NATS_URL (required), VARROA_NATS_USER or VARROA_NATS_USER_FILE, VARROA_NATS_PASSWORD_FILE, VARROA_NATS_CA_FILE,
    * VARROA_CA_CERT_FILE and VARROA_CA_KEY_FILE (required), VARROA_TLS_CERT_FILE and VARROA_TLS_KEY_FILE
    * (optional pair), VARROA_TLS_DNS_NAMES and VARROA_TLS_IP_ADDRESSES (comma lists for a self-issued
    * server certificate; default: host name and localhost, 127.0.0.1).
@@ -156,7 +169,7 @@ public record GatewaySettings(
     String natsUrl = required(env, "VARROA_NATS_URL");
     List<String> dnsNames = list(env.get("VARROA_TLS_DNS_NAMES"));
     List<String> ips = list(env.get("VARROA_TLS_IP_ADDRESSES"));
-    return new GatewaySettings(gatewayId, host, port, natsUrl, path(env, "VARROA_NATS_USER_FILE"),
+    return new GatewaySettings(gatewayId, host, port, natsUrl, blankToNull(env.get("VARROA_NATS_USER")), path(env, "VARROA_NATS_USER_FILE"),
         path(env, "VARROA_NATS_PASSWORD_FILE"), path(env, "VARROA_NATS_CA_FILE"), Path.of(required(env, "VARROA_CA_CERT_FILE")),
         Path.of(required(env, "VARROA_CA_KEY_FILE")), path(env, "VARROA_TLS_CERT_FILE"),
         path(env, "VARROA_TLS_KEY_FILE"), dnsNames.isEmpty() ? defaultDnsNames() : dnsNames,

@@ -52,6 +52,20 @@ class GatewaySettingsTest {
   }
 
   @Test
+  void takesTheUserAsAValueAndTheNatsCaAsAFileAsTheChartSetsThem() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.put("VARROA_NATS_USER", "gateway");
+    env.put("VARROA_NATS_PASSWORD_FILE", "/var/run/varroa/nats/gateway-password");
+    env.put("VARROA_NATS_CA_FILE", "/var/run/varroa/nats/ca.crt");
+
+    GatewaySettings settings = GatewaySettings.fromEnv(env);
+
+    assertThat(settings.natsUser()).isEqualTo("gateway");
+    assertThat(settings.natsUserFile()).isNull();
+    assertThat(settings.natsCaFile()).isEqualTo(Path.of("/var/run/varroa/nats/ca.crt"));
+  }
+
+  @Test
   void namesTheMissingVariable() {
     Map<String, String> env = new java.util.HashMap<>(MINIMAL);
     env.remove("VARROA_NATS_URL");

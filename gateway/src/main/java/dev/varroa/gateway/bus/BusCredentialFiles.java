@@ -14,16 +14,20 @@ import org.slf4j.LoggerFactory;
  * Where the NATS user and password live (a mounted Secret). They are read again for every connect
  * attempt, so a rotated password takes effect at the next reconnect without a restart.
  */
-public record BusCredentialFiles(Path userFile, Path passwordFile) implements BusCredentialSource {
+public record BusCredentialFiles(String user, Path userFile, Path passwordFile) implements BusCredentialSource {
+
+  public BusCredentialFiles(Path userFile, Path passwordFile) {
+    this(null, userFile, passwordFile);
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(BusCredentialFiles.class);
 
   public static BusCredentialFiles none() {
-    return new BusCredentialFiles(null, null);
+    return new BusCredentialFiles(null, null, null);
   }
 
   public boolean configured() {
-    return userFile != null || passwordFile != null;
+    return user != null || userFile != null || passwordFile != null;
   }
 
   /** The current credential; empty when none is configured or a file cannot be read (the attempt then fails auth). */
@@ -33,9 +37,9 @@ public record BusCredentialFiles(Path userFile, Path passwordFile) implements Bu
       return Optional.empty();
     }
     try {
-      String user = userFile == null ? "" : firstLine(userFile);
+      String name = user != null ? user : userFile == null ? "" : firstLine(userFile);
       String password = passwordFile == null ? "" : firstLine(passwordFile);
-      return Optional.of(new BusCredential(user, password));
+      return Optional.of(new BusCredential(name, password));
     } catch (IOException e) {
       // The message of a file-system exception names the path, never the content.
       LOG.warn("event=nats_credential_unreadable userFile={} passwordFile={} error=\"{}\"", userFile, passwordFile, e);

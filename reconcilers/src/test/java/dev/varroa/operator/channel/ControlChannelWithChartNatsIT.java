@@ -57,7 +57,6 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
         // the monitoring port of the pod would collide with other tests here; the store is the fixture's (-sd)
         .replaceAll("(?m)^\\s*(http|store_dir):.*$", "");
     nats = NatsServerProcess.startWithConfig(config);
-    Path userFile = Files.writeString(dir.resolve("nats-user"), "gateway\n");
     Path passwordFile = Files.writeString(dir.resolve("nats-password"),
         value(creds, InstallationSecrets.KEY_GATEWAY_PASSWORD) + "\n");
     String natsCa = value(creds, InstallationSecrets.KEY_CA_CERT);
@@ -66,7 +65,8 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
         () -> Nats.connect(Options.builder().server(nats.value().url()).userInfo("operator", operatorPassword)
             .sslContext(BusTrust.trusting(natsCa, "varroa-nats-creds ca.crt")).connectionTimeout(Duration.ofSeconds(5))
             .maxReconnects(-1).build()),
-        settings -> settings.withNatsCredentialFiles(userFile, passwordFile).withNatsCaFile(caFile));
+        // as the chart's gateway Deployment sets them: VARROA_NATS_USER, the password and CA mounted from the Secret
+        settings -> settings.withNatsUser("gateway", passwordFile).withNatsCaFile(caFile));
   }
 
   @AfterAll
