@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.varroa.operator.channel.ChannelSettings;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.ServiceAccountClient;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -118,11 +119,7 @@ class InstallationSecretsIT {
   void aNewAddressReissuesTheNatsCertificateWithTheSameCaAndRollsNats(KubeApiServer kube) throws Exception {
     KubernetesClient client = kube.client();
     String ns = namespace(client);
-    client.apps().statefulSets().inNamespace(ns).resource(new StatefulSetBuilder().withNewMetadata()
-        .withName("varroa-nats").endMetadata().withNewSpec().withNewSelector().addToMatchLabels("app", "nats")
-        .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "nats").endMetadata().withNewSpec()
-        .addNewContainer().withName("nats").withImage("nats").endContainer().endSpec().endTemplate().endSpec().build())
-        .create();
+    client.apps().statefulSets().inNamespace(ns).resource(natsStatefulSet()).create();
     ensure(client, settings(ns, InstallMode.FULL, List.of()));
     Secret before = secret(client, ns, "varroa-nats-tls");
 
@@ -137,6 +134,28 @@ class InstallationSecretsIT {
     assertThat(client.apps().statefulSets().inNamespace(ns).withName("varroa-nats").get().getSpec().getTemplate()
         .getMetadata().getAnnotations()).containsEntry(InstallationSecrets.NATS_TLS_ANNOTATION,
         after.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void theChartsServiceAccountMayCreateAndRenewThemAndRollNats(KubeApiServer kube) throws Exception {
+    ServiceAccountClient account = ChartRbac.installOperatorAccount(kube, ChartRbac.render(), "installer");
+    KubernetesClient admin = kube.client();
+    admin.apps().statefulSets().inNamespace(ChartRbac.NAMESPACE).resource(natsStatefulSet()).create();
+    InstallationSettings first = settings(ChartRbac.NAMESPACE, InstallMode.FULL, List.of());
+
+    ensure(account.client(), first);
+    ensure(account.client(), settings(ChartRbac.NAMESPACE, InstallMode.FULL, List.of("198.51.100.4")));
+
+    assertThat(account.forbidden()).isEmpty();
+    assertThat(admin.apps().statefulSets().inNamespace(ChartRbac.NAMESPACE).withName("varroa-nats").get().getSpec()
+        .getTemplate().getMetadata().getAnnotations()).containsKey(InstallationSecrets.NATS_TLS_ANNOTATION);
+  }
+
+  private static io.fabric8.kubernetes.api.model.apps.StatefulSet natsStatefulSet() {
+    return new StatefulSetBuilder().withNewMetadata().withName("varroa-nats").endMetadata().withNewSpec()
+        .withNewSelector().addToMatchLabels("app", "nats").endSelector().withNewTemplate().withNewMetadata()
+        .addToLabels("app", "nats").endMetadata().withNewSpec().addNewContainer().withName("nats").withImage("nats")
+        .endContainer().endSpec().endTemplate().endSpec().build();
   }
 
   @Test
