@@ -10,6 +10,8 @@ import dev.varroa.operator.hooks.WebhookReceiver;
 import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.operator.hooks.WebhookSettings;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
+import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
+import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -75,6 +77,13 @@ public final class VarroaOperator implements AutoCloseable {
   /** @param plainHttpRegistries OCI registries (host:port) bundles are read from over plain HTTP */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries) {
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries,
+        ManagedUpdateCenterSettings.fromEnv(System.getenv()));
+  }
+
+  /** @param updateCenters where and how managed UpdateCenters run (namespace, default image, status poll) */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
+      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters) {
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -93,6 +102,7 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(catalogSources);
     this.controllers = new ControllerReconciler(clock, channel);
     operator.register(controllers);
+    operator.register(new UpdateCenterReconciler(updateCenters, clock));
   }
 
   public void start() {
