@@ -31,6 +31,14 @@ public record ControllerNames(String statefulSet, String service, String service
   /** The agents namespace's ServiceAccount that carries imagePullSecrets (seed 004). */
   public static final String AGENTS_DEFAULT_SERVICE_ACCOUNT = "default";
 
+  /** The names before the update-center CA ConfigMap existed; it follows the StatefulSet's name. */
+  public ControllerNames(String statefulSet, String service, String serviceAccount, String ingress,
+      String cascConfigMap, String pluginsConfigMap, String agentsRole, String agentsRoleBinding,
+      String channelConfigMap, String miteTokenSecret) {
+    this(statefulSet, service, serviceAccount, ingress, cascConfigMap, pluginsConfigMap, agentsRole, agentsRoleBinding,
+        channelConfigMap, miteTokenSecret, statefulSet + UPDATE_CENTER_CA_SUFFIX);
+  }
+
   public static ControllerNames of(String controllerName, String uid) {
     String sts = StatefulSetName.of(controllerName, uid);
     return new ControllerNames(sts, sts, sts, sts, sts + CASC_SUFFIX, sts + PLUGINS_SUFFIX, sts + AGENTS_SUFFIX,
