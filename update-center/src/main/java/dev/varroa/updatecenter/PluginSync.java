@@ -42,7 +42,16 @@ public final class PluginSync {
     this.signing = signing;
   }
 
+  /** A full pass: fetches what is missing from the upstream. */
   public Holdings run() throws IOException {
+    return run(true);
+  }
+
+  /**
+   * @param fetch false for a pass that only reads the storage (at start, so the service answers at once
+   *     while a long first fetch runs in the background)
+   */
+  public Holdings run(boolean fetch) throws IOException {
     WantedList.Parsed wanted = WantedList.read(wantedFile);
     List<String> problems = new ArrayList<>();
     wanted.problems().forEach(p -> problems.add(wantedFile + " " + p));
@@ -55,6 +64,9 @@ public final class PluginSync {
     if (!absent.isEmpty()) {
       if (upstream.isEmpty()) {
         absent.forEach(p -> missing.put(p, NO_UPSTREAM));
+      } else if (!fetch) {
+        absent.forEach(p -> missing.put(p, "not held yet: the first fetch from " + upstream.get().updateCenter()
+            + " is under way"));
       } else {
         fetch(upstream.get(), absent, held, missing);
       }

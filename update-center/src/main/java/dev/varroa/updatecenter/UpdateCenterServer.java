@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /import}: a plugin archive, with {@code Authorization: Bearer <import-token>};</li>
  *   <li>{@code GET /healthz}.</li>
  * </ul>
- * Documents are rebuilt by a sync every interval, after an import, and on {@link #syncNow()}.
+ * Documents are rebuilt by a sync every interval, after an import, and on {@link #syncNow()}. At start
+ * the service answers from what the storage holds at once; the first fetch from the upstream follows
+ * in the background, so a long download never fails the pod's probes.
  */
 public final class UpdateCenterServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UpdateCenterServer.class);
@@ -62,11 +64,16 @@ public final class UpdateCenterServer implements AutoCloseable {
         new SigningFolder(settings.signingFolder()));
   }
 
-  /** Binds the port, runs the first sync, and schedules the next ones. Returns the bound port. */
+  /** Reads the storage, binds the port, and schedules the syncs (the first at once). Returns the bound port. */
   public int start() throws IOException {
     Files.createDirectories(settings.storage());
     sync.store().clearIncoming();
-    syncNow();
+    syncing.lock();
+    try {
+      holdings.set(sync.run(false));
+    } finally {
+      syncing.unlock();
+    }
     http = HttpServer.create(new InetSocketAddress(settings.port()), 0);
     http.setExecutor(Executors.newFixedThreadPool(8, r -> {
       Thread thread = new Thread(r, "update-center-http");
@@ -76,7 +83,7 @@ public final class UpdateCenterServer implements AutoCloseable {
     http.createContext("/", this::handle);
     http.start();
     long every = settings.syncInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(this::scheduledSync, every, every, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(this::scheduledSync, 0, every, TimeUnit.MILLISECONDS);
     LOG.info("event=update_center_started port={} storage={} base_url={} upstream={} held={} missing={}", port(),
         settings.storage(), settings.baseUrl(), settings.upstream().map(Object::toString).orElse("none"),
         holdings.get().held().size(), holdings.get().missing().size());

@@ -129,6 +129,18 @@ class UpdateCenterServerIT {
   }
 
   @Test
+  void answersAtOnceFromItsStorageWhileTheFirstFetchRuns() throws Exception {
+    Files.writeString(wanted, "git:5.8.0\n");
+    server = new UpdateCenterServer(settings().withUpstream(upstream.updateCenterUrl()));
+    server.start();
+
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+        .until(() -> json("/status.json").path("missing").isEmpty());
+    assertThat(json("/status.json").path("held").findValuesAsText("id")).containsExactly("git");
+  }
+
+  @Test
   void aChangedWantedListIsFetchedOnTheNextSync() throws Exception {
     start(settings().withUpstream(upstream.updateCenterUrl()));
     assertThat(json("/status.json").path("held")).isEmpty();
@@ -156,9 +168,11 @@ class UpdateCenterServerIT {
     return UpdateCenterSettings.local(work.resolve("storage"), wanted, signing, 0).withBaseUrl("http://uc.test");
   }
 
+  /** Starts the server and runs a full sync, so what the upstream offers has been fetched when it returns. */
   private void start(UpdateCenterSettings settings) throws Exception {
     server = new UpdateCenterServer(settings);
     server.start();
+    server.syncNow();
   }
 
   private HttpResponse<byte[]> get(String path) throws Exception {
