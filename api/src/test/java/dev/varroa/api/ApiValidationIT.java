@@ -99,7 +99,16 @@ class ApiValidationIT {
             kind: UpdateCenter
             metadata: {name: uc}
             spec: {url: 'ftp://uc.example.com/update-center.json'}
-            """, "spec.url", "should match"));
+            """, "spec.url", "should match"),
+        updateCenter("update center neither external nor managed", "{}",
+            "spec", "set exactly one of spec.url"),
+        updateCenter("update center both external and managed",
+            "{url: 'https://uc.example.com/update-center.json', managed: {}}", "spec", "set exactly one of spec.url"),
+        updateCenter("managed update center with an external download URL",
+            "{managed: {}, pluginDownloadURL: 'https://uc.example.com/download/plugins'}",
+            "spec", "belong to spec.url"),
+        updateCenter("managed upstream without url", "{managed: {upstream: {}}}",
+            "spec.managed.upstream.url", "Required value"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -123,7 +132,9 @@ class ApiValidationIT {
     for (Arguments good : new Arguments[] {
         bundleInput("", "{git: {url: 'ssh://git@g/x.git', ref: {commit: '" + "0".repeat(40) + "'}}}", "", ""),
         bundleInput("", "{oci: {url: 'oci://r/x', ref: {digest: 'sha256:" + "a".repeat(64) + "'}}}", "", ""),
-        controller("", "{reconciliation: {drainTimeoutSeconds: 0}, powerState: Stopped, ingress: {enabled: false}}", "", "")}) {
+        controller("", "{reconciliation: {drainTimeoutSeconds: 0}, powerState: Stopped, ingress: {enabled: false}}", "", ""),
+        updateCenter("", "{managed: {storage: {size: 20Gi}, upstream: {url: 'https://updates.jenkins.io/current/update-center.json'}}}",
+            "", "")}) {
       GenericKubernetesResource object = YAML.unmarshal((String) good.get()[1], GenericKubernetesResource.class);
       object.getMetadata().setName("good-" + object.getKind().toLowerCase());
       client.resource(object).create();
@@ -144,6 +155,11 @@ class ApiValidationIT {
   private static Arguments controller(String what, String spec, String field, String message) {
     return object(what, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\n"
         + "metadata: {name: bad, namespace: default}\nspec: " + spec + "\n", field, message);
+  }
+
+  private static Arguments updateCenter(String what, String spec, String field, String message) {
+    return object(what, "apiVersion: varroa.dev/v1alpha1\nkind: UpdateCenter\nmetadata: {name: bad}\nspec: " + spec + "\n",
+        field, message);
   }
 
   private static Arguments object(String what, String yaml, String field, String message) {

@@ -2,6 +2,7 @@ package dev.varroa.cli;
 
 import dev.varroa.cli.bundle.BundleCommand;
 import dev.varroa.cli.render.RenderCommand;
+import dev.varroa.cli.updatecenter.UpdateCenterCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -13,8 +14,9 @@ import picocli.CommandLine.Command;
     name = "varroactl",
     mixinStandardHelpOptions = true,
     versionProvider = Varroactl.Version.class,
-    description = "Render, diff and explain Varroa bundles, and render controllers, offline, exactly as the operator does.",
-    subcommands = {BundleCommand.class, RenderCommand.class, CommandLine.HelpCommand.class})
+    description = "Render, diff and explain Varroa bundles, and render controllers, offline, exactly as the operator does;"
+        + " carry plugins into an air-gapped update center.",
+    subcommands = {BundleCommand.class, RenderCommand.class, UpdateCenterCommand.class, CommandLine.HelpCommand.class})
 public final class Varroactl {
   /** Exit code for invalid input: unreadable source, bad YAML, missing reference. */
   public static final int EXIT_INVALID = 2;

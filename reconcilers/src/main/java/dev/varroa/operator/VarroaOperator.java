@@ -14,6 +14,8 @@ import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
+import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -80,7 +82,14 @@ public final class VarroaOperator implements AutoCloseable {
   /** @param plainHttpRegistries OCI registries (host:port) bundles are read from over plain HTTP */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries) {
-    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, Optional.empty(),
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries,
+        ManagedUpdateCenterSettings.fromEnv(System.getenv()));
+  }
+
+  /** @param updateCenters where and how managed UpdateCenters run (namespace, default image, status poll) */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
+      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters) {
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, Optional.empty(),
         ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
   }
 
@@ -89,7 +98,8 @@ public final class VarroaOperator implements AutoCloseable {
    * @param miteImage the mite image of Controllers that name none (VARROA_MITE_IMAGE)
    */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries, Optional<LeaderPodLabel> leaderLabel, String miteImage) {
+      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
+      String miteImage) {
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -113,6 +123,7 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(catalogSources);
     this.controllers = new ControllerReconciler(clock, channel, miteImage);
     operator.register(controllers);
+    operator.register(new UpdateCenterReconciler(updateCenters, clock));
   }
 
   public void start() {
@@ -215,7 +226,8 @@ public final class VarroaOperator implements AutoCloseable {
         .map(pod -> new LeaderPodLabel(client, namespace, pod));
     String miteImage = env.getOrDefault("VARROA_MITE_IMAGE", ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
-        leaderLabel, miteImage.isBlank() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : miteImage);
+        ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,
+        miteImage.isBlank() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : miteImage);
     int port = operator.serveHttp(Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
     WebhookSettings hooks = WebhookSettings.fromEnv(env);

@@ -8,6 +8,9 @@ import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.SecretVariable;
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.api.v1alpha1.UpdateCenterStatus;
+import dev.varroa.operator.render.UpdateCenterEndpoints;
+import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.JenkinsEnvironment;
 import dev.varroa.bundle.RenderRequest;
@@ -103,8 +106,28 @@ final class OfflineController {
         ? new OfflineComposition(BundleFileOptions.of(files, bundle.get().getMetadata().getName(), profileName,
             cacheDir, plainHttpRegistries), manifests).render()
         : starter(resolved, profile);
-    return new RenderInput(resolved, profile, rendered, updateCenter.updateCenter(),
+    return new RenderInput(resolved, profile, rendered, updateCenter.updateCenter().map(OfflineController::serving),
         manifests.all(PodTemplate.class), channel);
+  }
+
+  /**
+   * A managed UpdateCenter from a file has no status yet: it gets the URLs its Service would have in
+   * the operator's default namespace, as its reconciler would publish them.
+   */
+  private static UpdateCenter serving(UpdateCenter updateCenter) {
+    if (updateCenter.getSpec() == null || updateCenter.getSpec().managed == null
+        || (updateCenter.getStatus() != null && updateCenter.getStatus().url != null)) {
+      return updateCenter;
+    }
+    UpdateCenterEndpoints endpoints = UpdateCenterEndpoints.managed(updateCenter.getMetadata().getName(),
+        ManagedUpdateCenterSettings.DEFAULT_NAMESPACE, Optional.empty());
+    UpdateCenter copy = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().clone(updateCenter);
+    UpdateCenterStatus status = new UpdateCenterStatus();
+    status.url = endpoints.url();
+    status.pluginDownloadURL = endpoints.pluginDownloadUrl().orElse(null);
+    status.pluginVersionsURL = endpoints.pluginVersionsUrl().orElse(null);
+    copy.setStatus(status);
+    return copy;
   }
 
   private Controller controller(String name) {

@@ -60,6 +60,23 @@ class RenderControllerCommandTest {
   }
 
   @Test
+  void aManagedUpdateCenterInTheFilesGivesItsServiceUrlsInTheDefaultOperatorNamespace() throws IOException {
+    Path uc = Files.writeString(work.resolve("uc.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: UpdateCenter
+        metadata: {name: default}
+        spec: {managed: {}}
+        """);
+    CommandRun run = minimal("-f", uc.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String pod = run.object("StatefulSet", "sandbox-00000000").toString();
+    assertThat(pod).contains("--jenkins-update-center, http://varroa-uc-default.varroa-system.svc/update-center.json")
+        .contains("--jenkins-plugin-info, http://varroa-uc-default.varroa-system.svc/plugin-versions.json")
+        .contains("-Dhudson.model.UpdateCenter.updateCenterUrl=http://varroa-uc-default.varroa-system.svc/");
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void resolvesProfileAndDefaultsFromTheFiles() {
     CommandRun run = minimal();

@@ -12,6 +12,7 @@ import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.SettingsProblem;
+import dev.varroa.operator.render.UpdateCenterCoverage;
 import dev.varroa.operator.render.UpdateCenterSelection;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -87,8 +88,17 @@ final class ControllerInputResolver {
     if (updateCenter.problem().isPresent()) {
       return new Blocked(updateCenter.problem().get().format());
     }
+    Optional<String> lacking = updateCenter.updateCenter()
+        .flatMap(uc -> UpdateCenterCoverage.lacking(uc, describe(bundleName, bundle.isPresent()), rendered));
+    if (lacking.isPresent()) {
+      return new Blocked(lacking.get());
+    }
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, updateCenter.updateCenter(),
         lookup.podTemplates(namespace)));
+  }
+
+  private static String describe(String bundleName, boolean composed) {
+    return composed ? "ComposedBundle " + bundleName : "the built-in " + bundleName + " bundle";
   }
 
   /**

@@ -18,6 +18,7 @@ public final class ControllerObjects {
     objects.add(JcascConfigMapRenderer.render(input));
     objects.add(ChannelConfigMapRenderer.render(input));
     objects.add(PluginsConfigMapRenderer.render(input));
+    UpdateCenterCaConfigMapRenderer.render(input).ifPresent(objects::add);
     objects.add(ServiceRenderer.render(input));
     objects.add(StatefulSetRenderer.render(input));
     IngressRenderer.render(input).ifPresent(objects::add);

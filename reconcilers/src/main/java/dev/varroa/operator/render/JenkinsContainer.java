@@ -23,6 +23,8 @@ public final class JenkinsContainer {
   public static final String SETUP_WIZARD_OFF = "-Djenkins.install.runSetupWizard=false";
   /** The inbound agent port the direct tunnel and the Service's agent port point at. */
   public static final String AGENT_PORT_OPTION = "-Djenkins.model.Jenkins.slaveAgentPort=" + AGENT_PORT;
+  /** Jenkins' default update site is {@code <this>update-center.json}: a managed UpdateCenter replaces the project's. */
+  public static final String UPDATE_CENTER_URL_OPTION = "-Dhudson.model.UpdateCenter.updateCenterUrl=";
   public static final String PROBE_PATH = "/login";
   /** Where the Varroa security realm reads the token verification key. */
   public static final String ENV_JWT_PUBLIC_KEY_FILE = "VARROA_JWT_PUBLIC_KEY_FILE";
@@ -54,20 +56,29 @@ public final class JenkinsContainer {
         // the kubelet runs the hook at the pod IP, which reaches the mite's listener in the same pod
         .withNewLifecycle().withNewPreStop().withNewHttpGet().withPath(MiteSidecar.DRAIN_PATH)
         .withPort(new IntOrString(MiteSidecar.HEALTH_PORT)).endHttpGet().endPreStop().endLifecycle()
-        .withVolumeMounts(
-            PodVolumes.mount(PodVolumes.JENKINS_HOME_VOLUME, PodVolumes.JENKINS_HOME, false),
-            PodVolumes.mount(PodVolumes.CASC_VOLUME, PodVolumes.CASC_PATH, true),
-            PodVolumes.mount(PodVolumes.LOOPBACK_VOLUME, PodVolumes.LOOPBACK_PATH, true),
-            PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, true),
-            PodVolumes.mount(PodVolumes.JWT_VOLUME, PodVolumes.JWT_PATH, true))
+        .withVolumeMounts(mounts(input))
         .withSecurityContext(JenkinsPodSecurity.container())
         .build();
+  }
+
+  private static List<io.fabric8.kubernetes.api.model.VolumeMount> mounts(RenderInput input) {
+    List<io.fabric8.kubernetes.api.model.VolumeMount> mounts = new ArrayList<>(List.of(
+        PodVolumes.mount(PodVolumes.JENKINS_HOME_VOLUME, PodVolumes.JENKINS_HOME, false),
+        PodVolumes.mount(PodVolumes.CASC_VOLUME, PodVolumes.CASC_PATH, true),
+        PodVolumes.mount(PodVolumes.LOOPBACK_VOLUME, PodVolumes.LOOPBACK_PATH, true),
+        PodVolumes.mount(PodVolumes.SECRETS_VOLUME, PodVolumes.SECRETS_PATH, true),
+        PodVolumes.mount(PodVolumes.JWT_VOLUME, PodVolumes.JWT_PATH, true)));
+    // inside JENKINS_HOME, after its mount: Jenkins lists this folder on every signature check
+    input.managedUpdateCenter().ifPresent(uc -> mounts.add(
+        PodVolumes.mount(PodVolumes.UPDATE_CENTER_CA_VOLUME, PodVolumes.UPDATE_CENTER_CA_PATH, true)));
+    return mounts;
   }
 
   /** Varroa's variables (dev.varroa.bundle.JenkinsEnvironment.VARIABLES and JAVA_OPTS), then jenkins.env. */
   static List<EnvVar> env(RenderInput input) {
     ResolvedController controller = input.controller();
     String javaOpts = SETUP_WIZARD_OFF + " " + AGENT_PORT_OPTION
+        + input.managedUpdateCenter().map(uc -> " " + UPDATE_CENTER_URL_OPTION + uc.siteBaseUrl()).orElse("")
         + controller.jenkins().javaOpts().filter(o -> !o.isBlank()).map(o -> " " + o).orElse("");
     List<EnvVar> env = new ArrayList<>(List.of(
         new EnvVar("JAVA_OPTS", javaOpts, null),

@@ -1,6 +1,5 @@
 package dev.varroa.operator.render;
 
-import dev.varroa.api.v1alpha1.UpdateCenterSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -10,7 +9,9 @@ import java.util.List;
 /**
  * The init container that installs exactly the locked plugins: jenkins-plugin-cli from the Jenkins
  * image reads plugins.txt from the render, takes no newer dependency ({@code --latest false}) and
- * empties the plugins folder first, so a plugin dropped from the lock is gone after the roll.
+ * empties the plugins folder first, so a plugin dropped from the lock is gone after the roll. A
+ * managed UpdateCenter also names its plugin-versions.json, where the tool looks up a pinned
+ * version's checksum (its default is the Jenkins project's, unreachable in an air gap).
  */
 public final class PluginsInitContainer {
   public static final String CONTAINER_NAME = "plugins";
@@ -19,6 +20,8 @@ public final class PluginsInitContainer {
   public static final String PLUGIN_DIRECTORY = PodVolumes.JENKINS_HOME + "/plugins";
   /** jenkins-plugin-cli downloads from here instead of the update center's own download URLs. */
   public static final String ENV_DOWNLOAD_URL = "JENKINS_UC_DOWNLOAD_URL";
+  /** jenkins-plugin-cli's option naming plugin-versions.json. */
+  public static final String PLUGIN_INFO_OPTION = "--jenkins-plugin-info";
 
   private PluginsInitContainer() {}
 
@@ -30,12 +33,14 @@ public final class PluginsInitContainer {
         "--latest", "false",
         "--clean-download-directory"));
     List<EnvVar> env = new ArrayList<>();
-    input.updateCenter().map(u -> u.getSpec()).ifPresent((UpdateCenterSpec uc) -> {
+    input.updateCenterEndpoints().ifPresent(uc -> {
       args.add("--jenkins-update-center");
-      args.add(uc.url);
-      if (uc.pluginDownloadURL != null) {
-        env.add(new EnvVar(ENV_DOWNLOAD_URL, uc.pluginDownloadURL, null));
-      }
+      args.add(uc.url());
+      uc.pluginVersionsUrl().ifPresent(url -> {
+        args.add(PLUGIN_INFO_OPTION);
+        args.add(url);
+      });
+      uc.pluginDownloadUrl().ifPresent(url -> env.add(new EnvVar(ENV_DOWNLOAD_URL, url, null)));
     });
     return new ContainerBuilder()
         .withName(CONTAINER_NAME)

@@ -46,6 +46,13 @@ public final class PodVolumes {
   public static final String SECRETS_VOLUME = "varroa-secrets";
   public static final String SECRETS_PATH = "/run/secrets";
   public static final Quantity SECRETS_SIZE_LIMIT = new Quantity("8Mi");
+  /**
+   * The CA a managed UpdateCenter signs update-center.json with, where Jenkins' signature check looks
+   * for trusted roots besides its own: {@code $JENKINS_HOME/update-center-rootCAs/}.
+   */
+  public static final String UPDATE_CENTER_CA_VOLUME = "update-center-ca";
+  public static final String UPDATE_CENTER_CA_PATH = JENKINS_HOME + "/update-center-rootCAs";
+  public static final String UPDATE_CENTER_CA_FILE = "varroa-update-center.crt";
 
   private PodVolumes() {}
 
@@ -72,6 +79,13 @@ public final class PodVolumes {
         new VolumeBuilder().withName(LOOPBACK_VOLUME).withNewEmptyDir().endEmptyDir().build(),
         new VolumeBuilder().withName(SECRETS_VOLUME).withNewEmptyDir().withMedium("Memory")
             .withSizeLimit(SECRETS_SIZE_LIMIT).endEmptyDir().build());
+  }
+
+  /** The managed UpdateCenter's CA, from the Controller's own ConfigMap. */
+  static Volume updateCenterCa(ControllerNames names) {
+    return new VolumeBuilder().withName(UPDATE_CENTER_CA_VOLUME).withNewConfigMap()
+        // optional: a pod must not wait on it; without it Jenkins' signature check names the missing root
+        .withName(names.updateCenterCaConfigMap()).withOptional(true).endConfigMap().build();
   }
 
   static VolumeMount mount(String volume, String path, boolean readOnly) {

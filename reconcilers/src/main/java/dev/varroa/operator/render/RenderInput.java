@@ -36,6 +36,16 @@ public record RenderInput(ResolvedController controller, JenkinsVersionProfile p
     return controller.names();
   }
 
+  /** What the pod is told about its UpdateCenter; empty: the default update site. */
+  public Optional<UpdateCenterEndpoints> updateCenterEndpoints() {
+    return updateCenter.flatMap(UpdateCenterEndpoints::of);
+  }
+
+  /** The endpoints of a managed UpdateCenter, whose CA the pod mounts and whose site Jenkins uses. */
+  public Optional<UpdateCenterEndpoints> managedUpdateCenter() {
+    return updateCenterEndpoints().filter(UpdateCenterEndpoints::managed);
+  }
+
   /** jenkins.image when set, else the profile's image. */
   public String jenkinsImage() {
     return controller.jenkins().image().orElse(profile.getSpec().image);

@@ -25,7 +25,11 @@ public final class RestartHash {
     inputs.put("jenkinsImage", input.jenkinsImage());
     inputs.put("jenkinsVersion", input.profile().getSpec().jenkinsVersion);
     inputs.put("plugins", input.bundle().pluginsText());
-    inputs.put("updateCenter", input.updateCenter().map(u -> u.getSpec()).orElse(null));
+    // the external form hashes its spec as it always did; a managed one its URLs (a new CA needs no restart:
+    // Jenkins reads update-center-rootCAs/ on every check, and the mounted ConfigMap updates in place)
+    inputs.put("updateCenter", input.managedUpdateCenter().<Object>map(uc -> Map.of("url", uc.url(),
+            "pluginDownloadUrl", uc.pluginDownloadUrl().orElse(""), "pluginVersionsUrl", uc.pluginVersionsUrl().orElse("")))
+        .orElse(input.updateCenter().map(u -> u.getSpec()).orElse(null)));
     ResolvedController.Jenkins jenkins = controller.jenkins();
     inputs.put("jenkinsImagePullPolicy", jenkins.imagePullPolicy().orElse(null));
     inputs.put("jenkinsResources", jenkins.resources().orElse(null));

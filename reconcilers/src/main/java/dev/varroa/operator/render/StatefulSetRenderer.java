@@ -69,9 +69,15 @@ public final class StatefulSetRenderer {
         .withSecurityContext(JenkinsPodSecurity.pod())
         .withInitContainers(MiteSidecar.render(controller, input.channel()), PluginsInitContainer.render(input))
         .withContainers(JenkinsContainer.render(input))
-        .withVolumes(PodVolumes.of(input.names()))
+        .withVolumes(volumes(input))
         .build();
     return controller.pod().spec().map(customisation -> PodSpecMerge.apply(spec, customisation)).orElse(spec);
+  }
+
+  private static java.util.List<io.fabric8.kubernetes.api.model.Volume> volumes(RenderInput input) {
+    java.util.List<io.fabric8.kubernetes.api.model.Volume> volumes = new java.util.ArrayList<>(PodVolumes.of(input.names()));
+    input.managedUpdateCenter().ifPresent(uc -> volumes.add(PodVolumes.updateCenterCa(input.names())));
+    return volumes;
   }
 
   private static PersistentVolumeClaim jenkinsHome(ResolvedController controller) {

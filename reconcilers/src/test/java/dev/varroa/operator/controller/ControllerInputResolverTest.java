@@ -148,6 +148,47 @@ class ControllerInputResolverTest {
   }
 
   @Test
+  void blocksWhenTheManagedUpdateCenterLacksALockedPluginNamingPluginVersionAndFix() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ProvisioningDefaults.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: ProvisioningDefaults
+        metadata: {name: default}
+        spec: {versionProfileRef: {name: lts}}
+        """).with(UpdateCenter.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: UpdateCenter
+        metadata: {name: airgap}
+        spec: {managed: {}}
+        status:
+          url: http://varroa-uc-airgap.varroa-system.svc/update-center.json
+          availablePlugins: ["configuration-as-code:2006.v001a_2ca_6b_574", "kubernetes:4384.v1b_6367f393d9",
+            "workflow-aggregator:608.v67378e9d3db_1", "credentials:1453.v9b_a_29777a_b_fd"]
+          missing: [{id: git, version: "5.8.0", reason: "not held and no upstream update site is configured"}]
+        """);
+
+    assertThat(gather(controller("{}"), lookup)).isInstanceOfSatisfying(ControllerInputResolver.Blocked.class,
+        blocked -> assertThat(blocked.message()).contains("UpdateCenter airgap does not hold plugin git 5.8.0")
+            .contains("the built-in varroa-starter bundle").contains("fix:").contains("varroactl updatecenter import"));
+  }
+
+  @Test
+  void anExternalUpdateCenterIsNotCheckedForPlugins() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ProvisioningDefaults.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: ProvisioningDefaults
+        metadata: {name: default}
+        spec: {versionProfileRef: {name: lts}}
+        """).with(UpdateCenter.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: UpdateCenter
+        metadata: {name: mirror}
+        spec: {url: "https://mirror.example.com/update-center.json"}
+        """);
+
+    assertThat(gather(controller("{}"), lookup)).isInstanceOf(ControllerInputResolver.Ready.class);
+  }
+
+  @Test
   void waitsForABundleThatHasNoRenderYet() {
     Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ComposedBundle.class, """
         apiVersion: varroa.dev/v1alpha1

@@ -112,6 +112,24 @@ final class RenderFixtures {
         """);
   }
 
+  /** A managed UpdateCenter as its reconciler left it: URLs, the CA and what the running service holds. */
+  static UpdateCenter managedUpdateCenter(String... available) {
+    UpdateCenter uc = object(UpdateCenter.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: UpdateCenter
+        metadata: {name: default}
+        spec:
+          managed: {storage: {size: 20Gi}}
+        status:
+          url: http://varroa-uc-default.varroa-system.svc/update-center.json
+          pluginDownloadURL: http://varroa-uc-default.varroa-system.svc/download/plugins
+          pluginVersionsURL: http://varroa-uc-default.varroa-system.svc/plugin-versions.json
+          signingCA: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----\\n"
+        """);
+    uc.getStatus().availablePlugins = List.of(available);
+    return uc;
+  }
+
   static RenderedBundle bundle(String jcasc, JenkinsVersionProfile profile) {
     BundleFiles files = BundleFiles.ofText(Map.of(
         "jcasc/00-team.yaml", jcasc,

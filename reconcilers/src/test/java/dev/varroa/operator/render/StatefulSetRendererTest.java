@@ -243,6 +243,57 @@ class StatefulSetRendererTest {
   }
 
   @Test
+  void installsFromAManagedUpdateCenterItsServiceUrlsAndTrustsItsSigningCa() {
+    RenderInput input = input(resolved(controller("")), RenderFixtures.JCASC, profile(),
+        Optional.of(RenderFixtures.managedUpdateCenter("git:5.8.0")), List.of());
+    PodSpec pod = StatefulSetRenderer.render(input).getSpec().getTemplate().getSpec();
+    Container plugins = pod.getInitContainers().get(1);
+    Container jenkins = container(pod.getContainers(), "jenkins");
+
+    assertThat(plugins.getArgs())
+        .containsSequence("--jenkins-update-center", "http://varroa-uc-default.varroa-system.svc/update-center.json")
+        .containsSequence("--jenkins-plugin-info", "http://varroa-uc-default.varroa-system.svc/plugin-versions.json");
+    assertThat(env(plugins)).containsEntry("JENKINS_UC_DOWNLOAD_URL",
+        "http://varroa-uc-default.varroa-system.svc/download/plugins");
+    assertThat(env(jenkins).get("JAVA_OPTS"))
+        .contains("-Dhudson.model.UpdateCenter.updateCenterUrl=http://varroa-uc-default.varroa-system.svc/");
+    assertThat(mounts(jenkins)).containsEntry("update-center-ca", "/var/jenkins_home/update-center-rootCAs");
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("update-center-ca")).singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("team-a-1b4e28ba-update-center-ca"));
+    assertThat(ControllerObjects.render(input)).filteredOn(o -> o.getMetadata().getName()
+        .equals("team-a-1b4e28ba-update-center-ca")).singleElement()
+        .satisfies(o -> assertThat(((io.fabric8.kubernetes.api.model.ConfigMap) o).getData())
+            .containsKey("varroa-update-center.crt"));
+  }
+
+  @Test
+  void anExternalUpdateCenterGetsNoCaMountAndNoJenkinsUpdateSiteOption() {
+    RenderInput input = input(resolved(controller("")), RenderFixtures.JCASC, profile(),
+        Optional.of(RenderFixtures.updateCenter()), List.of());
+    PodSpec pod = StatefulSetRenderer.render(input).getSpec().getTemplate().getSpec();
+
+    assertThat(pod.getVolumes()).extracting(Volume::getName).doesNotContain("update-center-ca");
+    assertThat(env(container(pod.getContainers(), "jenkins")).get("JAVA_OPTS")).doesNotContain("updateCenterUrl");
+    assertThat(pod.getInitContainers().get(1).getArgs()).doesNotContain("--jenkins-plugin-info");
+  }
+
+  @Test
+  void aNewSigningCaLeavesThePodTemplateAloneAndANewServiceUrlRollsIt() {
+    dev.varroa.api.v1alpha1.UpdateCenter before = RenderFixtures.managedUpdateCenter("git:5.8.0");
+    dev.varroa.api.v1alpha1.UpdateCenter rotated = RenderFixtures.managedUpdateCenter("git:5.8.0");
+    rotated.getStatus().signingCA = "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n";
+    dev.varroa.api.v1alpha1.UpdateCenter moved = RenderFixtures.managedUpdateCenter("git:5.8.0");
+    moved.getStatus().url = "http://varroa-uc-default.other.svc/update-center.json";
+
+    assertThat(RestartHash.of(managed(rotated))).isEqualTo(RestartHash.of(managed(before)));
+    assertThat(RestartHash.of(managed(moved))).isNotEqualTo(RestartHash.of(managed(before)));
+  }
+
+  private static RenderInput managed(dev.varroa.api.v1alpha1.UpdateCenter uc) {
+    return input(resolved(controller("")), RenderFixtures.JCASC, profile(), Optional.of(uc), List.of());
+  }
+
+  @Test
   void asksMiteToDrainBeforeJenkinsStopsAndWaitsDrainTimeoutPlusMargin() {
     PodSpec pod = pod(render("reconciliation: {drainTimeoutSeconds: 1800}\n"));
     Container jenkins = container(pod.getContainers(), "jenkins");
