@@ -65,6 +65,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,9 +77,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithKubeApiServer
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class UpdateCenterReconcilerIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
-  private static final String OPERATOR_NAMESPACE = "uc-system";
+  private static final String DEFAULT_OPERATOR_NAMESPACE = "uc-system";
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Four of the five plugins the starter profile lists are on the volume from the start; git 5.8.0 is not. */
@@ -95,9 +97,9 @@ class UpdateCenterReconcilerIT {
   private static UpdateSiteFixture connected;
 
   @BeforeAll
-  static void startOperator(KubeApiServer kube) throws Exception {
+  void startOperator(KubeApiServer kube) throws Exception {
     KubernetesClient client = kube.client();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(OPERATOR_NAMESPACE)
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(operatorNamespace())
         .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).create();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
     StarterProfile.install(client, null);
@@ -109,7 +111,7 @@ class UpdateCenterReconcilerIT {
     // the service answers before the operator has made its Secret: it signs with a key of its own until then
     updateCenter = new UpdateCenterServer(UpdateCenterSettings.local(work.resolve("storage"),
         work.resolve("wanted/plugins.txt"), work.resolve("signing"), 0).withBaseUrl("http://varroa-uc-default."
-        + OPERATOR_NAMESPACE + ".svc").withSyncInterval(Duration.ofMillis(500)));
+        + operatorNamespace() + ".svc").withSyncInterval(Duration.ofMillis(500)));
     updateCenter.start();
     apply(client, """
         apiVersion: varroa.dev/v1alpha1
@@ -120,14 +122,24 @@ class UpdateCenterReconcilerIT {
         spec:
           managed: {storage: {size: 5Gi}}
         """.formatted(updateCenter.port()));
-    operator = new VarroaOperator(client, work.resolve("cache"), null, null, Set.of(),
-        new ManagedUpdateCenterSettings(OPERATOR_NAMESPACE, "ghcr.io/varroa/update-center:test", Duration.ofSeconds(1)));
+    operator = new VarroaOperator(operatorClient(kube), work.resolve("cache"), null, null, Set.of(),
+        new ManagedUpdateCenterSettings(operatorNamespace(), "ghcr.io/varroa/update-center:test", Duration.ofSeconds(1)));
     operator.start();
     connected = UpdateSiteFixture.start(GIT);
   }
 
+  /** The client the operator runs with; a subclass runs it as the chart's ServiceAccount. */
+  protected KubernetesClient operatorClient(KubeApiServer kube) {
+    return kube.client();
+  }
+
+  /** Where the operator runs its managed UpdateCenters. */
+  protected String operatorNamespace() {
+    return DEFAULT_OPERATOR_NAMESPACE;
+  }
+
   @AfterAll
-  static void stop() {
+  void stop() {
     if (operator != null) {
       operator.close();
     }
@@ -143,21 +155,21 @@ class UpdateCenterReconcilerIT {
   @Order(1)
   void rendersTheUpdateCenterInTheOperatorNamespaceWithARestrictedPod(KubeApiServer kube) {
     KubernetesClient client = kube.client();
-    await().atMost(DEADLINE).until(() -> client.apps().deployments().inNamespace(OPERATOR_NAMESPACE)
+    await().atMost(DEADLINE).until(() -> client.apps().deployments().inNamespace(operatorNamespace())
         .withName("varroa-uc-default").get() != null);
-    Deployment deployment = client.apps().deployments().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default").get();
+    Deployment deployment = client.apps().deployments().inNamespace(operatorNamespace()).withName("varroa-uc-default").get();
     assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
         .isEqualTo("ghcr.io/varroa/update-center:test");
     assertThat(deployment.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(o -> assertThat(o.getKind()).isEqualTo("UpdateCenter"));
-    assertThat(client.services().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default").get()).isNotNull();
-    assertThat(client.persistentVolumeClaims().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default").get()
+    assertThat(client.services().inNamespace(operatorNamespace()).withName("varroa-uc-default").get()).isNotNull();
+    assertThat(client.persistentVolumeClaims().inNamespace(operatorNamespace()).withName("varroa-uc-default").get()
         .getSpec().getResources().getRequests().get("storage").toString()).isEqualTo("5Gi");
-    Secret signing = client.secrets().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default-signing").get();
+    Secret signing = client.secrets().inNamespace(operatorNamespace()).withName("varroa-uc-default-signing").get();
     assertThat(signing.getData()).containsKeys("ca.crt", "signer.crt", "signer.key", "import-token");
 
     // the namespace enforces the restricted Pod Security Standard: the API server admits the pod as rendered
-    Pod pod = client.pods().inNamespace(OPERATOR_NAMESPACE).resource(new PodBuilder().withNewMetadata()
+    Pod pod = client.pods().inNamespace(operatorNamespace()).resource(new PodBuilder().withNewMetadata()
         .withName("varroa-uc-default-admission-check").endMetadata()
         .withSpec(deployment.getSpec().getTemplate().getSpec()).build()).create();
     assertThat(pod.getMetadata().getUid()).isNotBlank();
@@ -166,7 +178,7 @@ class UpdateCenterReconcilerIT {
     io.fabric8.kubernetes.api.model.PodSpec loose = new io.fabric8.kubernetes.api.model.PodSpecBuilder(
         deployment.getSpec().getTemplate().getSpec()).withSecurityContext(null).build();
     loose.getContainers().get(0).setSecurityContext(null);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.pods().inNamespace(OPERATOR_NAMESPACE)
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.pods().inNamespace(operatorNamespace())
         .resource(new PodBuilder().withNewMetadata().withName("loose").endMetadata().withSpec(loose).build()).create())
         .hasMessageContaining("restricted");
   }
@@ -228,7 +240,7 @@ class UpdateCenterReconcilerIT {
     Path archive = work.resolve("git.tar");
     new PluginExport(new UpstreamSite(connected.updateCenterUrl(), Optional.empty()))
         .export(new TreeSet<>(Set.of(new PluginCoordinates("git", "5.8.0"))), archive);
-    String token = decode(client.secrets().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default-signing").get(),
+    String token = decode(client.secrets().inNamespace(operatorNamespace()).withName("varroa-uc-default-signing").get(),
         "import-token");
     HttpResponse<String> imported = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + updateCenter.port() + "/import")).header("Authorization", "Bearer " + token)
@@ -240,7 +252,7 @@ class UpdateCenterReconcilerIT {
     await().atMost(DEADLINE).until(() -> statefulSet(client) != null);
     Container plugins = statefulSet(client).getSpec().getTemplate().getSpec().getInitContainers().stream()
         .filter(c -> c.getName().equals("plugins")).findFirst().orElseThrow();
-    String service = "http://varroa-uc-default." + OPERATOR_NAMESPACE + ".svc";
+    String service = "http://varroa-uc-default." + operatorNamespace() + ".svc";
     assertThat(plugins.getArgs()).containsSequence("--jenkins-update-center", service + "/update-center.json")
         .containsSequence("--jenkins-plugin-info", service + "/plugin-versions.json");
     assertThat(plugins.getEnv()).anySatisfy(e -> {
@@ -255,7 +267,7 @@ class UpdateCenterReconcilerIT {
     KubernetesClient client = kube.client();
     await().atMost(DEADLINE).until(() -> caConfigMap(client) != null);
     String ca = caConfigMap(client).getData().get("varroa-update-center.crt");
-    assertThat(ca).isEqualTo(decode(client.secrets().inNamespace(OPERATOR_NAMESPACE)
+    assertThat(ca).isEqualTo(decode(client.secrets().inNamespace(operatorNamespace())
         .withName("varroa-uc-default-signing").get(), "ca.crt"));
 
     JsonNode served = JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -271,7 +283,7 @@ class UpdateCenterReconcilerIT {
     parameters.setRevocationEnabled(false);
     CertPathValidator.getInstance("PKIX").validate(factory.generateCertPath(List.of(signer)), parameters);
     assertThat(served.path("plugins").path("git").path("url").asText())
-        .isEqualTo("http://varroa-uc-default." + OPERATOR_NAMESPACE + ".svc/download/plugins/git/5.8.0/git.hpi");
+        .isEqualTo("http://varroa-uc-default." + operatorNamespace() + ".svc/download/plugins/git/5.8.0/git.hpi");
   }
 
   @Test
@@ -289,14 +301,14 @@ class UpdateCenterReconcilerIT {
       assertThat(mirror.getStatus().url).isEqualTo("https://mirror.example.com/update-center.json");
       assertThat(mirror.getStatus().condition(Condition.READY).orElseThrow().reason).isEqualTo("External");
     });
-    assertThat(client.apps().deployments().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-mirror").get()).isNull();
+    assertThat(client.apps().deployments().inNamespace(operatorNamespace()).withName("varroa-uc-mirror").get()).isNull();
   }
 
   /** What the kubelet would do: project the Secret and the ConfigMap into the update center's folders. */
-  private static void playKubelet(KubernetesClient client) throws Exception {
-    await().atMost(DEADLINE).until(() -> client.secrets().inNamespace(OPERATOR_NAMESPACE)
+  private void playKubelet(KubernetesClient client) throws Exception {
+    await().atMost(DEADLINE).until(() -> client.secrets().inNamespace(operatorNamespace())
         .withName("varroa-uc-default-signing").get() != null);
-    Secret signing = client.secrets().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default-signing").get();
+    Secret signing = client.secrets().inNamespace(operatorNamespace()).withName("varroa-uc-default-signing").get();
     Path folder = Files.createDirectories(work.resolve("signing"));
     for (String key : List.of("ca.crt", "signer.crt", "signer.key", "import-token")) {
       Files.writeString(folder.resolve(key), decode(signing, key));
@@ -307,8 +319,8 @@ class UpdateCenterReconcilerIT {
     updateCenter.syncNow();
   }
 
-  private static String wanted(KubernetesClient client) {
-    ConfigMap wanted = client.configMaps().inNamespace(OPERATOR_NAMESPACE).withName("varroa-uc-default-wanted").get();
+  private String wanted(KubernetesClient client) {
+    ConfigMap wanted = client.configMaps().inNamespace(operatorNamespace()).withName("varroa-uc-default-wanted").get();
     return wanted == null || wanted.getData() == null ? "" : wanted.getData().getOrDefault("plugins.txt", "");
   }
 
