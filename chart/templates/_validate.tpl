@@ -120,5 +120,8 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- if not (regexMatch "^https?://[^/\\s]+(/.*)?$" .) -}}
 {{- fail (printf "pluginUpdateCenterDownloadURL %q is not an http(s) URL: use the core update center's download URL, e.g. https://updates.example.com/download/plugins" .) -}}
 {{- end -}}
+{{- if not (regexMatch "/download/plugins/?$" .) -}}
+{{- fail (printf "pluginUpdateCenterDownloadURL %q does not end in /download/plugins: the operator finds update-center.json beside that folder; use e.g. https://updates.example.com/download/plugins" .) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}

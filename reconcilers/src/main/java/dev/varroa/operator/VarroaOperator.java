@@ -13,7 +13,7 @@ import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
-import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.operator.status.EventRecorder;
@@ -90,16 +90,16 @@ public final class VarroaOperator implements AutoCloseable {
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters) {
     this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, Optional.empty(),
-        ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
+        InstallationDefaults.none());
   }
 
   /**
    * @param leaderLabel marks this replica's pod while it holds the lease (an installed operator); empty in tests
-   * @param miteImage the mite image of Controllers that name none (VARROA_MITE_IMAGE)
+   * @param installation what the chart's values give every Controller (mite image, plugin download URL)
    */
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
-      String miteImage) {
+      InstallationDefaults installation) {
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -121,7 +121,7 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(new JenkinsVersionProfileReconciler(clock));
     this.catalogSources = new CatalogSourceReconciler(composers, clock);
     operator.register(catalogSources);
-    this.controllers = new ControllerReconciler(clock, channel, miteImage);
+    this.controllers = new ControllerReconciler(clock, channel, installation);
     operator.register(controllers);
     operator.register(new UpdateCenterReconciler(updateCenters, clock));
   }
@@ -224,10 +224,9 @@ public final class VarroaOperator implements AutoCloseable {
         .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
     Optional<LeaderPodLabel> leaderLabel = Optional.ofNullable(env.get("POD_NAME")).filter(n -> !n.isBlank())
         .map(pod -> new LeaderPodLabel(client, namespace, pod));
-    String miteImage = env.getOrDefault("VARROA_MITE_IMAGE", ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
         ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,
-        miteImage.isBlank() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : miteImage);
+        InstallationDefaults.fromEnv(env));
     int port = operator.serveHttp(Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT",
         String.valueOf(DEFAULT_HTTP_PORT))));
     WebhookSettings hooks = WebhookSettings.fromEnv(env);

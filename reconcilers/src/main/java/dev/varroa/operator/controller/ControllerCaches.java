@@ -1,5 +1,6 @@
 package dev.varroa.operator.controller;
 
+import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
@@ -59,13 +60,13 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   private final InformerEventSource<ComposedBundle, Controller> bundles;
   private final InformerEventSource<PodTemplate, Controller> podTemplates;
   private final InformerEventSource<UpdateCenter, Controller> updateCenters;
-  private final String miteImage;
+  private final InstallationDefaults installation;
   private final Map<Class<? extends HasMetadata>, InformerEventSource<? extends HasMetadata, Controller>> owned =
       new LinkedHashMap<>();
   private final SecretValues secretValues;
 
-  ControllerCaches(EventSourceContext<Controller> context, String miteImage) {
-    this.miteImage = miteImage;
+  ControllerCaches(EventSourceContext<Controller> context, InstallationDefaults installation) {
+    this.installation = installation;
     controllers = context.getPrimaryCache();
     defaults = informer(context, ProvisioningDefaults.class, null, d -> all());
     classes = informer(context, ControllerClass.class, null,
@@ -138,8 +139,8 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   }
 
   @Override
-  public String miteImage() {
-    return miteImage;
+  public InstallationDefaults installation() {
+    return installation;
   }
 
   @Override

@@ -6,7 +6,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
-import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.InstallationDefaults;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.List;
 import java.util.Optional;
@@ -31,8 +31,8 @@ interface ControllerInputLookup {
 
   List<PodTemplate> podTemplates(String namespace);
 
-  /** The mite image of a Controller no level names one for: the installation's. */
-  default String miteImage() {
-    return ControllerSettingsResolver.DEFAULT_MITE_IMAGE;
+  /** What the installation gives a Controller its levels leave open (the mite image, the plugin download URL). */
+  default InstallationDefaults installation() {
+    return InstallationDefaults.none();
   }
 }

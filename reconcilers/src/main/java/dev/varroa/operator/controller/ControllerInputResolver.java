@@ -5,6 +5,7 @@ import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.StarterBundle;
 import dev.varroa.bundle.render.RenderedBundle;
@@ -44,7 +45,8 @@ final class ControllerInputResolver {
           + " does not exist; fix: create it, or correct spec.classRef.name");
     }
     ControllerSettingsResolver.Resolution resolution =
-        ControllerSettingsResolver.resolve(controller, controllerClass, lookup.defaults(), lookup.miteImage());
+        ControllerSettingsResolver.resolve(controller, controllerClass, lookup.defaults(),
+        lookup.installation().miteImage());
     if (!resolution.ok()) {
       return new Blocked(resolution.problems().stream().map(SettingsProblem::format).collect(Collectors.joining("; ")));
     }
@@ -88,12 +90,13 @@ final class ControllerInputResolver {
     if (updateCenter.problem().isPresent()) {
       return new Blocked(updateCenter.problem().get().format());
     }
-    Optional<String> lacking = updateCenter.updateCenter()
+    Optional<UpdateCenter> installFrom = lookup.installation().updateCenter(updateCenter.updateCenter());
+    Optional<String> lacking = installFrom
         .flatMap(uc -> UpdateCenterCoverage.lacking(uc, describe(bundleName, bundle.isPresent()), rendered));
     if (lacking.isPresent()) {
       return new Blocked(lacking.get());
     }
-    return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, updateCenter.updateCenter(),
+    return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
         lookup.podTemplates(namespace)));
   }
 
@@ -111,7 +114,7 @@ final class ControllerInputResolver {
     }
     ControllerSettingsResolver.Resolution resolution =
         ControllerSettingsResolver.resolve(controller, classOf(controller, lookup), lookup.defaults(),
-            lookup.miteImage());
+            lookup.installation().miteImage());
     ResolvedController resolved = resolution.controller();
     return profileName(resolved, resolved.composedBundle()
         .flatMap(name -> lookup.bundle(controller.getMetadata().getNamespace(), name)));

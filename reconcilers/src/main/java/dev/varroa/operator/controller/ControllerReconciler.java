@@ -3,7 +3,7 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
-import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ControllerNames;
 import dev.varroa.operator.render.ControllerObjects;
@@ -47,7 +47,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private final ChannelDeliverer deliverer;
   private final SimpleInboundEventSource<Controller> miteEvents = new SimpleInboundEventSource<>("mite-routes");
   private volatile ControllerCaches caches;
-  private final String miteImage;
+  private final InstallationDefaults installation;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -55,13 +55,13 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
 
   /** @param channel the control channel to the mites; null runs without one (no tokens, no desired-state push) */
   public ControllerReconciler(Clock clock, ControlChannel channel) {
-    this(clock, channel, ControllerSettingsResolver.DEFAULT_MITE_IMAGE);
+    this(clock, channel, InstallationDefaults.none());
   }
 
-  /** @param miteImage the mite image of Controllers that name none (VARROA_MITE_IMAGE, set by the chart) */
-  public ControllerReconciler(Clock clock, ControlChannel channel, String miteImage) {
+  /** @param installation what the chart's values give every Controller (VARROA_MITE_IMAGE, VARROA_PLUGIN_DOWNLOAD_URL) */
+  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation) {
     this.clock = clock;
-    this.miteImage = miteImage;
+    this.installation = installation;
     this.channel = channel;
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
@@ -69,7 +69,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
 
   @Override
   public List<EventSource<?, Controller>> prepareEventSources(EventSourceContext<Controller> context) {
-    ControllerCaches built = new ControllerCaches(context, miteImage);
+    ControllerCaches built = new ControllerCaches(context, installation);
     caches = built;
     List<EventSource<?, Controller>> sources = new ArrayList<>(built.eventSources());
     if (channel != null) {

@@ -1,5 +1,8 @@
 package dev.varroa.operator.controller;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.InstallationDefaults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.api.v1alpha1.ComposedBundle;
@@ -26,11 +29,11 @@ class ControllerInputResolverTest {
   /** Objects as the informers would hold them. */
   private static final class Lookup implements ControllerInputLookup {
     final List<HasMetadata> objects = new ArrayList<>();
-    String miteImage = ControllerInputLookup.super.miteImage();
+    InstallationDefaults installation = InstallationDefaults.none();
 
     @Override
-    public String miteImage() {
-      return miteImage;
+    public InstallationDefaults installation() {
+      return installation;
     }
 
     Lookup with(Class<? extends HasMetadata> kind, String yaml) {
@@ -113,7 +116,7 @@ class ControllerInputResolverTest {
   @Test
   void theInstallationsMiteImageIsTheDefaultAndProvisioningDefaultsStillWin() {
     Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE);
-    lookup.miteImage = "registry.example.com/varroa/mite:0.1.0";
+    lookup.installation = new InstallationDefaults("registry.example.com/varroa/mite:0.1.0", Optional.empty());
 
     assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
         ControllerInputResolver.Ready.class, ready ->
@@ -127,6 +130,34 @@ class ControllerInputResolverTest {
     assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
         ControllerInputResolver.Ready.class, ready ->
             assertThat(ready.inputs().resolved().mite().image()).isEqualTo("mirror.example.com/mite:9"));
+  }
+
+  @Test
+  void theInstallationsDownloadUrlServesControllersNoUpdateCenterTellsWhere() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE);
+    lookup.installation = new InstallationDefaults(ControllerSettingsResolver.DEFAULT_MITE_IMAGE,
+        Optional.of("https://uc.core.example.com/download/plugins"));
+
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
+        ControllerInputResolver.Ready.class, ready -> assertThat(ready.inputs().updateCenter()).get().satisfies(uc -> {
+          assertThat(uc.getSpec().url).isEqualTo("https://uc.core.example.com/update-center.json");
+          assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://uc.core.example.com/download/plugins");
+        }));
+    lookup.with(UpdateCenter.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: UpdateCenter
+        metadata: {name: default}
+        spec: {url: "https://mirror.example.com/update-center.json", pluginDownloadURL: "https://mirror.example.com/dl"}
+        """);
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
+        ControllerInputResolver.Ready.class, ready -> assertThat(ready.inputs().updateCenter()).get()
+            .satisfies(uc -> assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://mirror.example.com/dl")));
+  }
+
+  @Test
+  void aDownloadUrlThatIsNotAnUpdateCentersIsRefusedNamingTheValue() {
+    assertThatThrownBy(() -> new InstallationDefaults("m", Optional.of("https://uc.example.com/plugins")))
+        .hasMessageContaining("pluginUpdateCenterDownloadURL").hasMessageContaining("/download/plugins");
   }
 
   @Test
