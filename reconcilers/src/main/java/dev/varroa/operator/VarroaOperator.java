@@ -11,6 +11,7 @@ import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.operator.hooks.WebhookSettings;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.status.EventRecorder;
+import dev.varroa.protocol.ReleaseVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -169,6 +170,10 @@ public final class VarroaOperator implements AutoCloseable {
   }
 
   public static void main(String[] args) throws Exception {
+    if (ReleaseVersion.requested(args)) {
+      System.out.println(ReleaseVersion.line("operator"));
+      return;
+    }
     KubernetesClient client = new KubernetesClientBuilder().build();
     String namespace = System.getenv().getOrDefault("POD_NAMESPACE", "varroa-system");
     // An empty VARROA_LEASE_NAMESPACE runs without leader election, for a single local replica.
