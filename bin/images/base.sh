@@ -54,7 +54,7 @@ linked_libraries() {
 owning_package() {
   local candidate owner
   for candidate in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr$1"; do
-    owner=$(dpkg -S "$candidate" 2>/dev/null | awk -F: '!/^diversion/ { print $1; exit }') || true
+    owner=$(dpkg -S "$candidate" 2>/dev/null | awk -F: '!/^diversion/ && !seen { print $1; seen = 1 }') || true
     [[ -n $owner ]] && { echo "$owner"; return 0; }
   done
   die "no Debian package owns $1, which the jlinked runtime links: install it with apt-get"
@@ -92,7 +92,8 @@ declare -A only_files=(
 )
 packages=$(printf '%s\n' libc6 zlib1g ca-certificates tzdata "${!only_files[@]}" $(cat "$jre/.debian-packages") | sort -u)
 
-candidate_version() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2; exit }'; }
+# awk reads to the end: an early exit could kill apt-cache with SIGPIPE, which pipefail would report
+candidate_version() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && !seen { print $2; seen = 1 }'; }
 lists_updated=false
 update_lists_once() {
   $lists_updated && return 0

@@ -50,7 +50,8 @@ run_in_image() {
   fi
   mkdir -p "$rootfs/proc" "$rootfs/dev"
   "${namespace[@]}" bash -c 'root=$1; shift; mount --rbind /dev "$root/dev" && mount -t proc proc "$root/proc" && exec "$@"' \
-    run-in-image "$rootfs" "$(command -v env)" -i "${environment[@]}" "$(command -v chroot)" "${user_switch[@]}" "$rootfs" "$@"
+    run-in-image "$rootfs" "$(command -v env)" -i "${environment[@]}" "$(command -v chroot)" "${user_switch[@]}" "$rootfs" "$@" \
+    < /dev/null
 }
 
 javac --release 17 -d "$scratch/probe" "$images_dir/RuntimeProbe.java"
