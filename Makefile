@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs bench-bundles bench-controllers bench-gateway bench-mite bench-latency clean
+.PHONY: deps build demo demo-check test crds docs images images-check images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -23,6 +23,20 @@ demo-check: build
 
 test: deps
 	$(MVN) install
+
+# The components' images (bin/images/images.tsv), built by Jib on a base assembled from Debian packages and a
+# jlinked Java 17, pushed to $$IMAGE_REGISTRY/varroa/<name>:<version> or, unset, to a docker-registry started on
+# loopback (its host:port in $${VARROA_CACHE:-~/.cache/varroa}/images/registry). See docs/images.md.
+images: deps
+	bin/images/build.sh
+
+# Runs each image's entrypoint with --version in a chroot as user 65532, probes its runtime, checks jdeps against
+# it, rebuilds base and images to compare digests, and prints the sizes (figure: lines) last.
+images-check: images
+	bin/images/check.sh
+
+images-registry-stop:
+	bin/images/registry.sh stop
 
 # Regenerates the CRDs from the api/ model and copies them into chart/crds/.
 crds:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo run against, idempotently, outside the repository:
-# Debian's nats-server and docker-registry, and kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules.
+# Debian's nats-server and docker-registry, umoci, skopeo and jq (for `make images`), and
+# kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -13,6 +14,10 @@ done
 missing=()
 command -v nats-server >/dev/null || [[ -x /usr/sbin/nats-server ]] || missing+=(nats-server)
 command -v docker-registry >/dev/null || missing+=(docker-registry)
+# `make images` assembles its base image with umoci and hands it to Jib as a docker-archive made by skopeo.
+command -v umoci >/dev/null || missing+=(umoci)
+command -v skopeo >/dev/null || missing+=(skopeo)
+command -v jq >/dev/null || missing+=(jq)
 if (( ${#missing[@]} )); then
   echo "install-deps.sh: installing Debian packages: ${missing[*]}"
   sudo_cmd=(); [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)

@@ -1,5 +1,6 @@
 package dev.varroa.gateway;
 
+import dev.varroa.protocol.ReleaseVersion;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -14,6 +15,10 @@ public final class GatewayMain {
   }
 
   public static void main(String[] args) throws Exception {
+    if (ReleaseVersion.requested(args)) {
+      System.out.println(ReleaseVersion.line("gateway"));
+      return;
+    }
     Gateway gateway;
     try {
       gateway = Gateway.start(GatewaySettings.fromEnv());

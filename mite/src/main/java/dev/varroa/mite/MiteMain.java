@@ -1,5 +1,6 @@
 package dev.varroa.mite;
 
+import dev.varroa.protocol.ReleaseVersion;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 
@@ -15,6 +16,10 @@ public final class MiteMain {
   }
 
   public static void main(String[] args) {
+    if (ReleaseVersion.requested(args)) {
+      System.out.println(ReleaseVersion.line("mite"));
+      return;
+    }
     MiteSettings settings;
     try {
       settings = MiteSettings.fromEnv();

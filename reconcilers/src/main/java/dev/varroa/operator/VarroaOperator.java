@@ -17,6 +17,7 @@ import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.operator.status.EventRecorder;
+import dev.varroa.protocol.ReleaseVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -200,6 +201,10 @@ public final class VarroaOperator implements AutoCloseable {
   }
 
   public static void main(String[] args) throws Exception {
+    if (ReleaseVersion.requested(args)) {
+      System.out.println(ReleaseVersion.line("operator"));
+      return;
+    }
     Map<String, String> env = System.getenv();
     KubernetesClient client = new KubernetesClientBuilder().build();
     String namespace = env.getOrDefault("POD_NAMESPACE", "varroa-system");
