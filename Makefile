@@ -21,8 +21,11 @@ demo: build
 demo-check: build
 	$(LOCAL_RUN) --check
 
+# Every test: the Maven reactor (unit tests and ITs against real servers, the chart's ITs), then the images
+# built and run (each entrypoint in a chroot) and rebuilt to prove the same digests.
 test: deps
 	$(MVN) install
+	bin/images/build.sh && bin/images/check.sh; rc=$$?; bin/images/registry.sh stop; exit $$rc
 
 # The components' images (bin/images/images.tsv), built by Jib on a base assembled from Debian packages and a
 # jlinked Java 17, pushed to $$IMAGE_REGISTRY/varroa/<name>:<version> or, unset, to a docker-registry started on

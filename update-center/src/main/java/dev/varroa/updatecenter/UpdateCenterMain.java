@@ -39,7 +39,7 @@ public final class UpdateCenterMain {
     LOG.info("event=ready version={}", version());
   }
 
-  /** The version the build stamped into version.properties. */
+  /** The release the build stamped into version.properties, without -SNAPSHOT: the number its image is tagged with. */
   public static String version() {
     try (InputStream in = UpdateCenterMain.class.getResourceAsStream("version.properties")) {
       if (in == null) {
@@ -47,7 +47,7 @@ public final class UpdateCenterMain {
       }
       Properties properties = new Properties();
       properties.load(in);
-      return properties.getProperty("version", "unknown");
+      return properties.getProperty("version", "unknown").replaceFirst("-SNAPSHOT$", "");
     } catch (IOException e) {
       return "unknown";
     }

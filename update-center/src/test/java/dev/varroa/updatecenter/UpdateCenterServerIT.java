@@ -161,7 +161,7 @@ class UpdateCenterServerIT {
     } finally {
       System.setOut(original);
     }
-    assertThat(out.toString(StandardCharsets.UTF_8)).matches("varroa-update-center \\S+\\R");
+    assertThat(out.toString(StandardCharsets.UTF_8)).matches("varroa-update-center \\d+\\.\\d+\\.\\d+\\R");
   }
 
   private UpdateCenterSettings settings() {
