@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs images images-check images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency clean
+.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -37,6 +37,13 @@ images: deps
 # it, rebuilds base and images to compare digests, and prints the sizes (figure: lines) last.
 images-check: images
 	bin/images/check.sh
+
+# `make images`, then the chart installed with helm install --dry-run=server into a real API server started for it,
+# with the images just pushed (image.registry from the registry file). ARGS go to helm, e.g. ARGS="-f chart/values-hive.yaml
+# --set bus.url=tls://nats.example.com:4222".
+install-dry-run: build images
+	java -cp "reconcilers/target/test-classes:reconcilers/target/classes:$$(cat reconcilers/target/test-classpath.txt)" \
+	  dev.varroa.operator.demo.InstallDryRun --set image.registry=$$(cat $${VARROA_CACHE:-$$HOME/.cache/varroa}/images/registry) $(ARGS)
 
 images-registry-stop:
 	bin/images/registry.sh stop
