@@ -1,6 +1,7 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import dev.varroa.operator.render.AppliedHash;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,7 +20,7 @@ import java.util.Optional;
  */
 final class OwnedObjectApplier {
   /** The hash of the desired object as last applied. */
-  static final String APPLIED_HASH = "varroa.dev/applied-hash";
+  static final String APPLIED_HASH = AppliedHash.ANNOTATION;
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   /** Where the applier reads what exists and tells what it wrote: the operator's informers. */
@@ -45,7 +46,7 @@ final class OwnedObjectApplier {
           .withApiVersion(owner.getApiVersion()).withKind(owner.getKind()).withName(owner.getMetadata().getName())
           .withUid(owner.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build()));
     }
-    String hash = hash(desired);
+    String hash = AppliedHash.of(desired);
     Optional<HasMetadata> existing = owned.existing(desired);
     if (existing.isPresent() && existing.get().getMetadata().getAnnotations() != null
         && hash.equals(existing.get().getMetadata().getAnnotations().get(APPLIED_HASH))) {
@@ -59,14 +60,5 @@ final class OwnedObjectApplier {
     owned.remember(client.resource(desired).fieldManager(ComposedBundleReconciler.FIELD_MANAGER).forceConflicts()
         .serverSideApply(), existing);
     return true;
-  }
-
-  private static String hash(HasMetadata desired) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(JSON.asJson(desired).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
   }
 }

@@ -2,6 +2,7 @@ package dev.varroa.operator.updatecenter;
 
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import dev.varroa.operator.render.AppliedHash;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,7 +23,7 @@ import java.util.function.Function;
  * carries the hash of what was last applied.
  */
 final class ManagedObjectApplier {
-  static final String APPLIED_HASH = "varroa.dev/applied-hash";
+  static final String APPLIED_HASH = AppliedHash.ANNOTATION;
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private final KubernetesClient client;
@@ -38,7 +39,7 @@ final class ManagedObjectApplier {
     desired.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
         .withApiVersion(owner.getApiVersion()).withKind(owner.getKind()).withName(owner.getMetadata().getName())
         .withUid(owner.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build()));
-    String hash = hash(desired);
+    String hash = AppliedHash.of(desired);
     Optional<? extends HasMetadata> current = existing.apply(desired);
     if (current.isPresent() && current.get().getMetadata().getAnnotations() != null
         && hash.equals(current.get().getMetadata().getAnnotations().get(APPLIED_HASH))) {
@@ -59,14 +60,5 @@ final class ManagedObjectApplier {
     }
     client.resource(desired).fieldManager(ComposedBundleReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
     return true;
-  }
-
-  private static String hash(HasMetadata desired) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(JSON.asJson(desired).getBytes(StandardCharsets.UTF_8))).substring(0, 32);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
   }
 }

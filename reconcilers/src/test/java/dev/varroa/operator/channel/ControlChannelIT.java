@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nats.client.Connection;
 import java.io.ByteArrayOutputStream;
+import org.apache.commons.io.output.TeeOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -86,8 +87,8 @@ class ControlChannelIT {
     originalErr = System.err;
     originalOut = System.out;
     // every component logs to the console (the mite's logger configuration picks stdout): keep a copy to scan
-    System.setErr(new PrintStream(new TeeStream(originalErr, LOG), true, StandardCharsets.UTF_8));
-    System.setOut(new PrintStream(new TeeStream(originalOut, LOG), true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(new TeeOutputStream(originalErr, LOG), true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(new TeeOutputStream(originalOut, LOG), true, StandardCharsets.UTF_8));
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
     StarterProfile.install(client, null);
@@ -258,26 +259,4 @@ class ControlChannelIT {
     }
   }
 
-  /** Writes to the console and keeps a copy. */
-  private static final class TeeStream extends OutputStream {
-    private final OutputStream console;
-    private final OutputStream copy;
-
-    TeeStream(OutputStream console, OutputStream copy) {
-      this.console = console;
-      this.copy = copy;
-    }
-
-    @Override
-    public synchronized void write(int b) throws IOException {
-      console.write(b);
-      copy.write(b);
-    }
-
-    @Override
-    public synchronized void write(byte[] b, int off, int len) throws IOException {
-      console.write(b, off, len);
-      copy.write(b, off, len);
-    }
-  }
 }

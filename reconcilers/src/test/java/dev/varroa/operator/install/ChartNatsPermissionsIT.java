@@ -28,6 +28,7 @@ import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.ByteArrayOutputStream;
+import org.apache.commons.io.output.TeeOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -103,8 +104,8 @@ class ChartNatsPermissionsIT {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     PrintStream err = System.err;
     PrintStream out = System.out;
-    System.setErr(new PrintStream(new TeeStream(err, log), true, StandardCharsets.UTF_8));
-    System.setOut(new PrintStream(new TeeStream(out, log), true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(new TeeOutputStream(err, log), true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(new TeeOutputStream(out, log), true, StandardCharsets.UTF_8));
     try {
       exchange();
     } finally {
@@ -181,29 +182,6 @@ class ChartNatsPermissionsIT {
             errors.add(error);
           }
         }).build());
-  }
-
-  /** Copies what a component prints into a buffer the test reads. */
-  private static final class TeeStream extends OutputStream {
-    private final OutputStream first;
-    private final OutputStream second;
-
-    TeeStream(OutputStream first, OutputStream second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public synchronized void write(int b) throws IOException {
-      first.write(b);
-      second.write(b);
-    }
-
-    @Override
-    public synchronized void write(byte[] b, int off, int len) throws IOException {
-      first.write(b, off, len);
-      second.write(b, off, len);
-    }
   }
 
   /** Closes the control channel with the test's other resources. */
