@@ -60,7 +60,15 @@ public record ChannelSettings(String natsUrl, BusCredentialSource natsCredential
     }
     Optional<String> user = Optional.ofNullable(env.get(ENV_NATS_USER));
     Optional<Path> passwordFile = Optional.ofNullable(env.get(ENV_NATS_PASSWORD_FILE)).map(Path::of);
-    BusCredentialSource credential = () -> user.flatMap(u -> passwordFile.map(f -> new BusCredential(u, read(f).strip())));
+    // Read before every attempt; an unreadable file makes that attempt fail auth, the next one reads again.
+    BusCredentialSource credential = () -> user.flatMap(u -> passwordFile.flatMap(f -> {
+      try {
+        return Optional.of(new BusCredential(u, Files.readString(f, StandardCharsets.UTF_8).strip()));
+      } catch (IOException e) {
+        LOG.warn("event=nats_credential_unreadable file={} error=\"{}\"", f, e.getMessage());
+        return Optional.empty();
+      }
+    }));
     Optional<String> natsCa = Optional.ofNullable(env.get(ENV_NATS_CA_FILE)).map(Path::of).map(ChannelSettings::read);
     Path caFile = Path.of(required(env, ENV_CA_CERT_FILE, "the Varroa CA certificate (PEM) the mites trust the gateway by"));
     Path keyFile = Path.of(required(env, ENV_JWT_SIGNING_KEY_FILE,
