@@ -5,8 +5,8 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** One varroactl invocation in-process, with its exit code and captured output. */
-record VarroactlRun(int exitCode, String out, String err) {
-  static VarroactlRun of(String... args) {
+public record VarroactlRun(int exitCode, String out, String err) {
+  public static VarroactlRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = Varroactl.commandLine();

@@ -2,6 +2,7 @@ package dev.varroa.cli.updatecenter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.cli.VarroactlRun;
 import dev.varroa.cli.Varroactl;
 import dev.varroa.testfixtures.updatesite.FixturePlugin;
 import dev.varroa.testfixtures.updatesite.UpdateSiteFixture;
@@ -62,29 +63,29 @@ class UpdateCenterCommandsIT {
   @Test
   void exportsWhatTheProfilesLocksAndPluginOptionsNameAndImportsItIntoAFolder() throws Exception {
     Path archive = work.resolve("plugins.tar");
-    Run export = run("updatecenter", "export", "-f", work.resolve("profile.yaml").toString(),
+    VarroactlRun export = VarroactlRun.of("updatecenter", "export", "-f", work.resolve("profile.yaml").toString(),
         "--lock", work.resolve("rendered").toString(), "--plugin", "git:5.9.0",
         "--upstream", upstream.updateCenterUrl().toString(), "-o", archive.toString());
 
-    assertThat(export.code()).as(export.err()).isZero();
+    assertThat(export.exitCode()).as(export.err()).isZero();
     assertThat(export.out()).contains("exported 4 plugins").contains("archive sha256:");
     assertThat(PluginArchive.manifest(archive)).extracting(e -> e.plugin().toString()).containsExactly(
         "configuration-as-code:2006.v001a_2ca_6b_574", "credentials:1415.v1", "git:5.8.0", "git:5.9.0");
 
     Path storage = work.resolve("storage");
-    Run imported = run("updatecenter", "import", archive.toString(), "--into", storage.toString());
+    VarroactlRun imported = VarroactlRun.of("updatecenter", "import", archive.toString(), "--into", storage.toString());
 
-    assertThat(imported.code()).as(imported.err()).isZero();
+    assertThat(imported.exitCode()).as(imported.err()).isZero();
     assertThat(imported.out()).contains("imported 4 plugins");
     assertThat(Files.readAllBytes(storage.resolve("plugins/git/5.8.0/git.hpi"))).isEqualTo(GIT.bytes());
   }
 
   @Test
   void exportFailsWithExitTwoNamingAVersionTheUpstreamLacks() {
-    Run export = run("updatecenter", "export", "--plugin", "git:1.0.0", "--upstream", upstream.updateCenterUrl().toString(),
+    VarroactlRun export = VarroactlRun.of("updatecenter", "export", "--plugin", "git:1.0.0", "--upstream", upstream.updateCenterUrl().toString(),
         "-o", work.resolve("plugins.tar").toString());
 
-    assertThat(export.code()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(export.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
     assertThat(export.err()).contains("git 1.0.0").contains("fix:");
     assertThat(work.resolve("plugins.tar")).doesNotExist();
   }
@@ -92,13 +93,13 @@ class UpdateCenterCommandsIT {
   @Test
   void importRefusesADamagedArchiveNamingThePluginAndTheFix() throws Exception {
     Path archive = work.resolve("plugins.tar");
-    assertThat(run("updatecenter", "export", "--plugin", "credentials:1415.v1", "--upstream",
-        upstream.updateCenterUrl().toString(), "-o", archive.toString()).code()).isZero();
+    assertThat(VarroactlRun.of("updatecenter", "export", "--plugin", "credentials:1415.v1", "--upstream",
+        upstream.updateCenterUrl().toString(), "-o", archive.toString()).exitCode()).isZero();
     damage(archive, CREDENTIALS.bytes());
 
-    Run imported = run("updatecenter", "import", archive.toString(), "--into", work.resolve("storage").toString());
+    VarroactlRun imported = VarroactlRun.of("updatecenter", "import", archive.toString(), "--into", work.resolve("storage").toString());
 
-    assertThat(imported.code()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(imported.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
     assertThat(imported.err()).contains("plugin credentials 1415.v1").contains("fix: copy the archive again")
         .contains("Nothing was imported");
     assertThat(work.resolve("storage/plugins/credentials")).doesNotExist();
@@ -107,8 +108,8 @@ class UpdateCenterCommandsIT {
   @Test
   void importsIntoARunningUpdateCenterWithItsImportToken() throws Exception {
     Path archive = work.resolve("plugins.tar");
-    assertThat(run("updatecenter", "export", "--plugin", "credentials:1415.v1", "--upstream",
-        upstream.updateCenterUrl().toString(), "-o", archive.toString()).code()).isZero();
+    assertThat(VarroactlRun.of("updatecenter", "export", "--plugin", "credentials:1415.v1", "--upstream",
+        upstream.updateCenterUrl().toString(), "-o", archive.toString()).exitCode()).isZero();
     Path signing = Files.createDirectories(work.resolve("signing"));
     Files.writeString(signing.resolve(UpdateCenterSettings.IMPORT_TOKEN_FILE), "the-token");
     Path token = Files.writeString(work.resolve("token"), "the-token\n");
@@ -118,12 +119,12 @@ class UpdateCenterCommandsIT {
       server.start();
       String url = "http://127.0.0.1:" + server.port();
 
-      Run refused = run("updatecenter", "import", archive.toString(), "--server", url, "--token-file", wrong.toString());
-      assertThat(refused.code()).isEqualTo(Varroactl.EXIT_INVALID);
+      VarroactlRun refused = VarroactlRun.of("updatecenter", "import", archive.toString(), "--server", url, "--token-file", wrong.toString());
+      assertThat(refused.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
       assertThat(refused.err()).contains("refused the import token");
 
-      Run imported = run("updatecenter", "import", archive.toString(), "--server", url, "--token-file", token.toString());
-      assertThat(imported.code()).as(imported.err()).isZero();
+      VarroactlRun imported = VarroactlRun.of("updatecenter", "import", archive.toString(), "--server", url, "--token-file", token.toString());
+      assertThat(imported.exitCode()).as(imported.err()).isZero();
       assertThat(imported.out()).contains("credentials:1415.v1");
       assertThat(server.holdings().held()).containsKey(new PluginCoordinates("credentials", "1415.v1"));
     }
@@ -144,17 +145,5 @@ class UpdateCenterCommandsIT {
       file.seek(at + plugin.length / 2);
       file.write(b ^ 0x01);
     }
-  }
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = Varroactl.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Run(code, out.toString(), err.toString());
   }
 }
