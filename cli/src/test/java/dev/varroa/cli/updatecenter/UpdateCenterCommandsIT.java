@@ -10,16 +10,13 @@ import dev.varroa.updatecenter.PluginCoordinates;
 import dev.varroa.updatecenter.UpdateCenterServer;
 import dev.varroa.updatecenter.UpdateCenterSettings;
 import dev.varroa.updatecenter.archive.PluginArchive;
-import java.io.PrintWriter;
 import java.io.RandomAccessFile;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * varroactl updatecenter export against a real update site on loopback (the test's fixture, laid out as
