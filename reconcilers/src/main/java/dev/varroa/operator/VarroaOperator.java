@@ -221,7 +221,13 @@ public final class VarroaOperator implements AutoCloseable {
     } else {
       settings = ChannelSettings.fromEnv(env);
     }
-    ControlChannel channel = settings.isPresent() ? settings.get().open(Clock.systemUTC()) : null;
+    int httpPort = Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT", String.valueOf(DEFAULT_HTTP_PORT)));
+    ControlChannel channel = null;
+    if (settings.isPresent()) {
+      try (WaitingHealthEndpoint waiting = WaitingHealthEndpoint.serve(httpPort, "NATS")) {
+        channel = settings.get().open(Clock.systemUTC());
+      }
+    }
     if (channel == null) {
       LOG.warn("event=control_channel_off reason=\"VARROA_NATS_URL is not set\" effect=\"no bootstrap tokens, no desired-state push\"");
     }
@@ -232,8 +238,7 @@ public final class VarroaOperator implements AutoCloseable {
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
         ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,
         InstallationDefaults.fromEnv(env));
-    int port = operator.serveHttp(Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT",
-        String.valueOf(DEFAULT_HTTP_PORT))));
+    int port = operator.serveHttp(httpPort);
     WebhookSettings hooks = WebhookSettings.fromEnv(env);
     int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
