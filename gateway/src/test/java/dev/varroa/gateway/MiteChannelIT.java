@@ -454,6 +454,8 @@ class MiteChannelIT {
     String secret = "tenant-secret-" + UUID.randomUUID();
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
       stream.hello();
+      // gateway-b finds the mite through the route gateway A writes after the hello (seen racing in CI)
+      awaitRoute(mite.identity());
       Command command = desiredState("cmd-" + UUID.randomUUID(), secret, Instant.now().plusSeconds(30));
 
       assertThat(requestCommand("gateway-b", mite.identity(), command).getOutcome())
