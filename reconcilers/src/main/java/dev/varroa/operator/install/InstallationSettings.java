@@ -1,5 +1,6 @@
 package dev.varroa.operator.install;
 
+import dev.varroa.operator.hooks.WebhookSettings;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ public record InstallationSettings(String namespace, InstallMode mode, String cl
       names = List.of("varroa-nats", "varroa-nats." + namespace, "varroa-nats." + namespace + ".svc",
           "varroa-nats." + namespace + ".svc.cluster.local");
     }
-    String secret = env.get("VARROA_WEBHOOK_SECRET");
+    String secret = env.get(WebhookSettings.ENV_SECRET);
     return Optional.of(new InstallationSettings(namespace, parsed,
         env.getOrDefault(ENV_CLUSTER_NAME, DEFAULT_CLUSTER_NAME), names, list(env.get(ENV_NATS_SERVER_IPS)),
         secret == null || secret.isBlank() ? Optional.empty() : Optional.of(secret.strip())));

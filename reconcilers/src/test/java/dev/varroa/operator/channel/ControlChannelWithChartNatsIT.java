@@ -2,6 +2,7 @@ package dev.varroa.operator.channel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.operator.install.ChartNatsConfig;
 import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.operator.install.InstallMode;
 import dev.varroa.operator.install.InstallationSecrets;
@@ -9,7 +10,6 @@ import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.protocol.bus.BusTrust;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 
@@ -46,16 +47,11 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
       Files.writeString(tlsDir.resolve(key), value(tls, key));
     }
     String operatorPassword = value(creds, InstallationSecrets.KEY_OPERATOR_PASSWORD);
-    String config = ChartRbac.render().get(ConfigMap.class, "varroa-nats").getData().get("nats.conf")
-        // paths and variables the pod provides: its mounts and the env from varroa-nats-creds
-        .replace("/etc/nats/tls/", tlsDir + "/")
-        .replace("$SERVER_NAME", "varroa-nats-0")
-        .replace("$OPERATOR_PASSWORD", quoted(operatorPassword))
-        .replace("$GATEWAY_PASSWORD", quoted(value(creds, InstallationSecrets.KEY_GATEWAY_PASSWORD)))
-        .replace("$BFF_PASSWORD", quoted(value(creds, InstallationSecrets.KEY_BFF_PASSWORD)))
-        .replace("$RECORDER_PASSWORD", quoted(value(creds, InstallationSecrets.KEY_RECORDER_PASSWORD)))
-        // the monitoring port of the pod would collide with other tests here; the store is the fixture's (-sd)
-        .replaceAll("(?m)^\\s*(http|store_dir):.*$", "");
+    String config = ChartNatsConfig.forLoopback(Map.of("SERVER_NAME", "varroa-nats-0",
+            "OPERATOR_PASSWORD", operatorPassword,
+            "GATEWAY_PASSWORD", value(creds, InstallationSecrets.KEY_GATEWAY_PASSWORD)))
+        // the pod's mount of varroa-nats-tls
+        .replace("/etc/nats/tls/", tlsDir + "/");
     nats = NatsServerProcess.startWithConfig(config);
     Path passwordFile = Files.writeString(dir.resolve("nats-password"),
         value(creds, InstallationSecrets.KEY_GATEWAY_PASSWORD) + "\n");
@@ -81,9 +77,5 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
   private static String value(Secret secret, String key) {
     return new String(java.util.Base64.getDecoder().decode(secret.getData().get(key)),
         java.nio.charset.StandardCharsets.UTF_8);
-  }
-
-  private static String quoted(String value) {
-    return "\"" + value + "\"";
   }
 }

@@ -15,12 +15,8 @@ import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrantRequest;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
-import dev.varroa.testfixtures.helm.HelmChart;
-import dev.varroa.testfixtures.helm.HelmChart.Render;
-import dev.varroa.testfixtures.process.Executable;
-import dev.varroa.testfixtures.process.LocalProcess;
+import dev.varroa.testfixtures.nats.NatsServerProcess;
 import dev.varroa.testfixtures.process.LoopbackPort;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.nats.client.Connection;
 import io.nats.client.ErrorListener;
 import io.nats.client.KeyValue;
@@ -30,7 +26,6 @@ import io.nats.client.Options;
 import java.io.ByteArrayOutputStream;
 import org.apache.commons.io.output.TeeOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +34,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -60,35 +56,18 @@ class ChartNatsPermissionsIT {
 
   @TempDir
   Path dir;
-  private LocalProcess nats;
+  private NatsServerProcess nats;
   private String url;
   private final Queue<String> operatorErrors = new ConcurrentLinkedQueue<>();
   private final Queue<String> gatewayUserErrors = new ConcurrentLinkedQueue<>();
 
   @BeforeEach
   void startNatsWithTheRenderedConfig() throws Exception {
-    String conf;
-    try (HelmChart chart = HelmChart.varroa()) {
-      conf = chart.template(Render.in("varroa-system")).get(ConfigMap.class, "varroa-nats").getData().get("nats.conf");
-    }
-    int port = LoopbackPort.pickFree();
-    url = "nats://" + LoopbackPort.HOST + ":" + port;
-    String local = conf
-        .replaceFirst("(?ms)^tls \\{.*?^\\}\\n", "")
-        .replace("listen: 0.0.0.0:4222", "listen: " + LoopbackPort.HOST + ":" + port)
-        .replace("http: 0.0.0.0:8222", "")
-        .replace("store_dir: /data/jetstream", "store_dir: \"" + dir.resolve("jetstream") + "\"");
+    String local = ChartNatsConfig.withoutTls(ChartNatsConfig.forLoopback(Map.of("SERVER_NAME", "chart-it",
+        "OPERATOR_PASSWORD", OPERATOR_PASSWORD, "GATEWAY_PASSWORD", GATEWAY_PASSWORD)));
     assertThat(local).doesNotContain("tls {").contains("authorization {");
-    // nats.conf reads these from the environment in the pod; variables defined in the file resolve the same way
-    Path file = Files.writeString(dir.resolve("nats.conf"), "SERVER_NAME: chart-it\nOPERATOR_PASSWORD: \""
-        + OPERATOR_PASSWORD + "\"\nGATEWAY_PASSWORD: \"" + GATEWAY_PASSWORD + "\"\n" + local);
-    nats = LocalProcess.start("nats-server", List.of(Executable.require("nats-server", "nats-server").toString(),
-        "-c", file.toString()), dir.resolve("nats-server.log"), DEADLINE, () -> {
-          try (Connection probe = connect("operator", OPERATOR_PASSWORD, new ConcurrentLinkedQueue<>())) {
-            probe.jetStreamManagement().getAccountStatistics();
-            return true;
-          }
-        });
+    nats = NatsServerProcess.startWithConfig(local);
+    url = nats.value().url();
   }
 
   @AfterEach

@@ -14,10 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** The nats-server child process and its store directory; closing stops one and deletes the other. */
 public final class NatsServerProcess implements ClassScopedFixtureExtension.Running<NatsServer> {
 
+    private static final Pattern TOP_LEVEL_TLS = Pattern.compile("(?m)^tls \\{");
     private static final Duration READY_DEADLINE = Duration.ofSeconds(30);
     private static final Duration PROBE_CONNECT_TIMEOUT = Duration.ofSeconds(1);
 
@@ -50,7 +52,8 @@ public final class NatsServerProcess implements ClassScopedFixtureExtension.Runn
     /**
      * Starts {@code nats-server -c config} (e.g. the chart's nats.conf with TLS and users) on a free loopback port
      * with its own store directory; the command-line listen address, port and store override the file's.
-     * Ready once the server logs so: TLS and users make the plain client probe fail.
+     * Ready once the server logs so: TLS and users make the plain client probe fail. The URL is tls:// when the
+     * file has a top-level tls block.
      */
     public static NatsServerProcess startWithConfig(String config) throws InterruptedException {
         Executable binary = Executable.require("nats-server", "nats-server");
@@ -62,7 +65,8 @@ public final class NatsServerProcess implements ClassScopedFixtureExtension.Runn
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
-        NatsServer server = new NatsServer("tls://" + LoopbackPort.HOST + ":" + port, directory.resolve("jetstream"));
+        String scheme = TOP_LEVEL_TLS.matcher(config).find() ? "tls" : "nats";
+        NatsServer server = new NatsServer(scheme + "://" + LoopbackPort.HOST + ":" + port, directory.resolve("jetstream"));
         List<String> command = List.of(binary.toString(), "-c", file.toString(),
                 "-a", LoopbackPort.HOST,
                 "-p", Integer.toString(port),

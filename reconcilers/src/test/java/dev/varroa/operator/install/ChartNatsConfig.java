@@ -1,0 +1,32 @@
+package dev.varroa.operator.install;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The chart's rendered nats.conf, made runnable by a nats-server on loopback (NatsServerProcess.startWithConfig):
+ * the variables the pod takes from its environment are defined at the top of the file, where nats-server resolves
+ * them the same way, and the pod-only lines the fixture's command line sets instead (listen, monitoring port,
+ * store) are dropped. Permissions, users and TLS stay as rendered.
+ */
+public final class ChartNatsConfig {
+  private ChartNatsConfig() {
+  }
+
+  /**
+   * @param environment the variables the file uses (SERVER_NAME, OPERATOR_PASSWORD, GATEWAY_PASSWORD), as the pod's env
+   *     gives them; nats-server refuses one the file does not use
+   */
+  public static String forLoopback(Map<String, String> environment) {
+    String rendered = ChartRbac.render().get(ConfigMap.class, "varroa-nats").getData().get("nats.conf");
+    String variables = environment.entrySet().stream()
+        .map(e -> e.getKey() + ": \"" + e.getValue() + "\"\n").collect(Collectors.joining());
+    return variables + rendered.replaceAll("(?m)^\\s*(listen|http|store_dir):.*$", "");
+  }
+
+  /** The same without its tls block: a plain nats:// server, for tests about permissions alone. */
+  public static String withoutTls(String config) {
+    return config.replaceFirst("(?ms)^tls \\{.*?^\\}\\n", "");
+  }
+}
