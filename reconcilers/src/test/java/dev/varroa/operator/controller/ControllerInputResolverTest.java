@@ -97,6 +97,13 @@ class ControllerInputResolverTest {
     return ControllerInputResolver.gather(controller, lookup, new StarterRenders());
   }
 
+  /** The inputs of a Controller naming profile lts, which must be ready. */
+  private static ControllerInputs ready(Lookup lookup) {
+    ControllerInputResolver.Gathered gathered = gather(controller("{versionProfileRef: {name: lts}}"), lookup);
+    assertThat(gathered).isInstanceOf(ControllerInputResolver.Ready.class);
+    return ((ControllerInputResolver.Ready) gathered).inputs();
+  }
+
   @Test
   void gathersTheStarterBundleWithTheProfileTheDefaultsName() {
     Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE).with(ProvisioningDefaults.class, """
@@ -118,18 +125,14 @@ class ControllerInputResolverTest {
     Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE);
     lookup.installation = new InstallationDefaults("registry.example.com/varroa/mite:0.1.0", Optional.empty());
 
-    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
-        ControllerInputResolver.Ready.class, ready ->
-            assertThat(ready.inputs().resolved().mite().image()).isEqualTo("registry.example.com/varroa/mite:0.1.0"));
+    assertThat(ready(lookup).resolved().mite().image()).isEqualTo("registry.example.com/varroa/mite:0.1.0");
     lookup.with(ProvisioningDefaults.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: ProvisioningDefaults
         metadata: {name: default}
         spec: {miteSpec: {image: mirror.example.com/mite:9}}
         """);
-    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
-        ControllerInputResolver.Ready.class, ready ->
-            assertThat(ready.inputs().resolved().mite().image()).isEqualTo("mirror.example.com/mite:9"));
+    assertThat(ready(lookup).resolved().mite().image()).isEqualTo("mirror.example.com/mite:9");
   }
 
   @Test
@@ -138,20 +141,18 @@ class ControllerInputResolverTest {
     lookup.installation = new InstallationDefaults(ControllerSettingsResolver.DEFAULT_MITE_IMAGE,
         Optional.of("https://uc.core.example.com/download/plugins"));
 
-    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
-        ControllerInputResolver.Ready.class, ready -> assertThat(ready.inputs().updateCenter()).get().satisfies(uc -> {
-          assertThat(uc.getSpec().url).isEqualTo("https://uc.core.example.com/update-center.json");
-          assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://uc.core.example.com/download/plugins");
-        }));
+    assertThat(ready(lookup).updateCenter()).get().satisfies(uc -> {
+      assertThat(uc.getSpec().url).isEqualTo("https://uc.core.example.com/update-center.json");
+      assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://uc.core.example.com/download/plugins");
+    });
     lookup.with(UpdateCenter.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: UpdateCenter
         metadata: {name: default}
         spec: {url: "https://mirror.example.com/update-center.json", pluginDownloadURL: "https://mirror.example.com/dl"}
         """);
-    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup)).isInstanceOfSatisfying(
-        ControllerInputResolver.Ready.class, ready -> assertThat(ready.inputs().updateCenter()).get()
-            .satisfies(uc -> assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://mirror.example.com/dl")));
+    assertThat(ready(lookup).updateCenter()).get()
+        .satisfies(uc -> assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://mirror.example.com/dl"));
   }
 
   @Test
