@@ -83,11 +83,6 @@ public final class NatsServerProcess implements ClassScopedFixtureExtension.Runn
         return Files.readString(process.logFile());
     }
 
-    /** The port the server listens on. */
-    public int port() {
-        return Integer.parseInt(server.url().substring(server.url().lastIndexOf(':') + 1));
-    }
-
     // JetStream answers later than the client port, so readiness asks for the account's JetStream info.
     private static boolean servesJetStream(NatsServer server) throws Exception {
         try (Connection connection = Nats.connect(server.options()
