@@ -18,6 +18,14 @@ public final class BusNames {
   public static final String OPERATOR_QUEUE_GROUP = "varroa-operator";
   /** Subject the operator answers Jenkins token requests on. */
   public static final String JENKINS_TOKEN_SUBJECT = "varroa.operator.jenkins-token";
+  /** JetStream stream of build events and job-schedule inventories (seed 001), payload BuildEventGroup. */
+  public static final String BUILDS_STREAM = "varroa_builds";
+  /** The recorder's durable consumer on {@link #BUILDS_STREAM}; created with the stream so no event lacks interest. */
+  public static final String RECORDER_CONSUMER = "varroa-recorder";
+  /** Queue group the recorder replicas answer ledger claims in. */
+  public static final String RECORDER_QUEUE_GROUP = "varroa-recorder";
+  /** Subject the ledger answers build claims on; payload LedgerClaim, reply ClaimDecision. */
+  public static final String LEDGER_CLAIM_SUBJECT = "varroa.ledger.claim";
 
   private BusNames() {
   }
@@ -45,6 +53,16 @@ public final class BusNames {
   /** Subject the result of a queued command is published on. */
   public static String queuedCommandResults(ControllerIdentity controller) {
     return "varroa.results." + controller.routeKey();
+  }
+
+  /** Subject a gateway publishes a controller's build event groups on. */
+  public static String builds(ControllerIdentity controller) {
+    return "varroa.builds." + controller.routeKey();
+  }
+
+  /** Filter of every build events subject: the subjects of {@link #BUILDS_STREAM}. */
+  public static String buildsFilter() {
+    return "varroa.builds.>";
   }
 
   /** A gateway id made safe as one subject token and one KV key. */

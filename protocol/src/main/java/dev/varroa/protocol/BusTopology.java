@@ -4,6 +4,10 @@ import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.KeyValueManagement;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
+import io.nats.client.api.DeliverPolicy;
+import io.nats.client.api.DiscardPolicy;
 import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.RetentionPolicy;
 import io.nats.client.api.StorageType;
@@ -26,6 +30,15 @@ public final class BusTopology {
   public static final Duration QUEUED_COMMAND_AGE = Duration.ofHours(24);
   /** Publishing the same command id twice within this window queues it once. */
   public static final Duration QUEUED_COMMAND_DEDUPE_WINDOW = Duration.ofMinutes(2);
+
+  /** Build events wait this long at most for the recorder (seed 001: JetStream is transport, PostgreSQL the record). */
+  public static final Duration BUILD_EVENT_AGE = Duration.ofDays(7);
+  /** The stream refuses new groups beyond this; the gateway then waits VARROA_EVENT_PUBLISH_WAIT for room. */
+  public static final long BUILD_EVENT_STREAM_BYTES = 1L << 30;
+  /** Publishing the same group id twice within this window stores it once. */
+  public static final Duration BUILD_EVENT_DEDUPE_WINDOW = Duration.ofMinutes(2);
+  /** A group the recorder took but did not acknowledge within this is delivered again. */
+  public static final Duration RECORDER_ACK_WAIT = Duration.ofSeconds(30);
 
   private BusTopology() {
   }
@@ -54,6 +67,40 @@ public final class BusTopology {
             .build());
       } catch (JetStreamApiException raced) {
         requireExists(raced, jsm.getStreamNames().contains(BusNames.COMMANDS_STREAM));
+      }
+    }
+    ensureBuildsStream(jsm);
+  }
+
+  // Interest retention frees room as the recorder acknowledges; the durable consumer is created here, with the
+  // stream, so a group published before any recorder ever ran is kept for it rather than dropped for lack of interest.
+  private static void ensureBuildsStream(JetStreamManagement jsm) throws IOException, JetStreamApiException {
+    if (!jsm.getStreamNames().contains(BusNames.BUILDS_STREAM)) {
+      try {
+        jsm.addStream(StreamConfiguration.builder()
+            .name(BusNames.BUILDS_STREAM)
+            .subjects(BusNames.buildsFilter())
+            .retentionPolicy(RetentionPolicy.Interest)
+            .discardPolicy(DiscardPolicy.New)
+            .maxBytes(BUILD_EVENT_STREAM_BYTES)
+            .maxAge(BUILD_EVENT_AGE)
+            .duplicateWindow(BUILD_EVENT_DEDUPE_WINDOW)
+            .storageType(StorageType.File)
+            .build());
+      } catch (JetStreamApiException raced) {
+        requireExists(raced, jsm.getStreamNames().contains(BusNames.BUILDS_STREAM));
+      }
+    }
+    if (!jsm.getConsumerNames(BusNames.BUILDS_STREAM).contains(BusNames.RECORDER_CONSUMER)) {
+      try {
+        jsm.addOrUpdateConsumer(BusNames.BUILDS_STREAM, ConsumerConfiguration.builder()
+            .durable(BusNames.RECORDER_CONSUMER)
+            .ackPolicy(AckPolicy.Explicit)
+            .deliverPolicy(DeliverPolicy.All)
+            .ackWait(RECORDER_ACK_WAIT)
+            .build());
+      } catch (JetStreamApiException raced) {
+        requireExists(raced, jsm.getConsumerNames(BusNames.BUILDS_STREAM).contains(BusNames.RECORDER_CONSUMER));
       }
     }
   }

@@ -24,6 +24,10 @@ class BusTopologyIT {
           BusNames.BOOTSTRAP_TOKENS_BUCKET, BusNames.MITE_ROUTES_BUCKET, BusNames.GATEWAYS_BUCKET);
       assertThat(operator.jetStreamManagement().getStreamInfo(BusNames.COMMANDS_STREAM).getConfiguration()
           .getRetentionPolicy()).isEqualTo(RetentionPolicy.WorkQueue);
+      assertThat(operator.jetStreamManagement().getStreamInfo(BusNames.BUILDS_STREAM).getConfiguration()
+          .getRetentionPolicy()).isEqualTo(RetentionPolicy.Interest);
+      assertThat(operator.jetStreamManagement().getConsumerNames(BusNames.BUILDS_STREAM))
+          .containsExactly(BusNames.RECORDER_CONSUMER);
     }
   }
 }
