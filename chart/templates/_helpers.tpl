@@ -106,3 +106,12 @@ imagePullSecrets:
   {{- end }}
 {{- end }}
 {{- end -}}
+
+{{/* The Secret holding the recorder's database user (keys username, password). */}}
+{{- define "varroa.recordStoreSecret" -}}
+{{- if eq .Values.recordStore.postgres.mode "cnpg" -}}
+varroa-recordstore-app
+{{- else -}}
+{{- .Values.recordStore.postgres.external.existingSecret -}}
+{{- end -}}
+{{- end -}}

@@ -31,6 +31,13 @@ A user may publish replies to requests it received (allow_responses) and nothing
 {{ include "varroa.natsKvApi" "varroa_bootstrap_tokens" }}
 {{ include "varroa.natsKvApi" "varroa_mite_routes" }}
 {{ include "varroa.natsKvApi" "varroa_gateways" }}
+- "$JS.API.STREAM.INFO.varroa_builds"
+- "$JS.API.STREAM.CREATE.varroa_builds"
+# The recorder's durable consumer is created with the stream (jnats uses the 2.9 name-in-subject form or the older one).
+- "$JS.API.CONSUMER.NAMES.varroa_builds"
+- "$JS.API.CONSUMER.CREATE.varroa_builds.varroa-recorder"
+- "$JS.API.CONSUMER.CREATE.varroa_builds.varroa-recorder.>"
+- "$JS.API.CONSUMER.DURABLE.CREATE.varroa_builds.varroa-recorder"
 {{- end -}}
 
 {{- define "varroa.natsPermissions.operator" -}}
@@ -80,11 +87,31 @@ publish:
     - "varroa.gateway.*.commands"
     # JenkinsTokenRelay asks the operator for a mite's Jenkins token.
     - "varroa.operator.jenkins-token"
+    # Build events and job schedules onto varroa_builds (publish acks come back on _INBOX).
+    - "varroa.builds.>"
+    # Build claims to the recorder's ledger (request/reply).
+    - "varroa.ledger.claim"
 subscribe:
   allow:
     # CommandRelay and QueuedCommandRunner: commands and queue notices for this gateway.
     - "varroa.gateway.*.commands"
     - "varroa.gateway.*.queued"
+    - "_INBOX.>"
+allow_responses: true
+{{- end -}}
+
+{{- define "varroa.natsPermissions.recorder" -}}
+publish:
+  allow:
+    {{- include "varroa.natsTopologyApi" . | nindent 4 }}
+    # The durable pull consumer varroa-recorder on varroa_builds: fetch, then ack each group after its commit.
+    - "$JS.API.CONSUMER.INFO.varroa_builds.varroa-recorder"
+    - "$JS.API.CONSUMER.MSG.NEXT.varroa_builds.varroa-recorder"
+    - "$JS.ACK.varroa_builds.varroa-recorder.>"
+subscribe:
+  allow:
+    # The ledger answers build claims in the recorder's queue group.
+    - "varroa.ledger.claim varroa-recorder"
     - "_INBOX.>"
 allow_responses: true
 {{- end -}}

@@ -50,6 +50,13 @@ authorization {
       password: $GATEWAY_PASSWORD
       permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "gateway" "root" .) | indent 6 | trim }}
     }
+    {{- if .Values.recordStore.enabled }}
+    {
+      user: recorder
+      password: $RECORDER_PASSWORD
+      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "recorder" "root" .) | indent 6 | trim }}
+    }
+    {{- end }}
   ]
 }
 {{- end -}}
@@ -103,6 +110,13 @@ spec:
             secretKeyRef:
               name: varroa-nats-creds
               key: gateway-password
+        {{- if .Values.recordStore.enabled }}
+        - name: RECORDER_PASSWORD
+          valueFrom:
+            secretKeyRef:
+              name: varroa-nats-creds
+              key: recorder-password
+        {{- end }}
       startupProbe:
         httpGet:
           path: /healthz

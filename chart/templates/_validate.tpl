@@ -112,6 +112,21 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 {{- end -}}
 
+{{- $rs := $v.recordStore -}}
+{{- if $rs.enabled -}}
+{{- if and $hive (eq $rs.postgres.mode "cnpg") -}}
+{{- fail "recordStore.postgres.mode is cnpg in hive mode: a member renders no database and no recorder (the core's recorder serves it); set --set recordStore.postgres.mode=external" -}}
+{{- end -}}
+{{- if and (not $hive) (eq $rs.postgres.mode "external") -}}
+{{- if not $rs.postgres.external.existingSecret -}}
+{{- fail "recordStore.postgres.mode is external but recordStore.postgres.external.existingSecret is empty: create a Secret with keys dsn (jdbc:postgresql://host:5432/db), username and password, and name it, e.g. --set recordStore.postgres.external.existingSecret=varroa-recordstore-db" -}}
+{{- end -}}
+{{- if and $np.enabled (empty $np.recordStorePostgresEgress.cidrs) -}}
+{{- fail "networkPolicy.enabled with recordStore.postgres.mode external needs networkPolicy.recordStorePostgresEgress.cidrs: list the database's addresses, e.g. --set 'networkPolicy.recordStorePostgresEgress.cidrs={10.20.0.5/32}'" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- if and $v.webhooks.ingress.enabled (not $v.webhooks.ingress.host) -}}
 {{- fail "webhooks.ingress.enabled needs webhooks.ingress.host: set the host name Git hosts and registries post to, e.g. --set webhooks.ingress.host=varroa-hooks.example.com" -}}
 {{- end -}}
