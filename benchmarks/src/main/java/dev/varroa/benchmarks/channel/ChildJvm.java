@@ -37,12 +37,19 @@ public final class ChildJvm implements AutoCloseable {
   /** Starts {@code java <flags> -cp <classpath> <mainClass>} with {@code env} added to this process's environment. */
   public static ChildJvm start(String name, List<String> flags, String classpath, String mainClass,
       Map<String, String> env, Path log, Duration gracefulStop) {
+    return start(name, flags, classpath, mainClass, List.of(), env, log, gracefulStop);
+  }
+
+  /** As above, with arguments after the main class. */
+  public static ChildJvm start(String name, List<String> flags, String classpath, String mainClass, List<String> args,
+      Map<String, String> env, Path log, Duration gracefulStop) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(flags);
     command.add("-cp");
     command.add(classpath);
     command.add(mainClass);
+    command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -98,6 +105,14 @@ public final class ChildJvm implements AutoCloseable {
       return lines.filter(line -> line.contains(text)).count();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + log, e);
+    }
+  }
+
+  /** SIGKILL at once (kill -9: no shutdown hook runs) and a bounded wait for the exit. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(FORCED_STOP.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException(name + " (pid " + process.pid() + ") survived SIGKILL for " + FORCED_STOP);
     }
   }
 

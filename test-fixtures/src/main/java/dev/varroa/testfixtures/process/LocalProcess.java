@@ -111,6 +111,15 @@ public final class LocalProcess implements AutoCloseable {
         }
     }
 
+    /** SIGKILL at once, as a crash would end it (no shutdown hook runs), and a bounded wait for the exit. */
+    public void kill() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        if (!process.waitFor(FORCED_STOP.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(name + " (pid " + process.pid() + ") survived SIGKILL for " + FORCED_STOP);
+        }
+    }
+
     /** Stops the process tree: SIGTERM, a bounded wait, then SIGKILL and another bounded wait. */
     @Override
     public void close() throws InterruptedException {
