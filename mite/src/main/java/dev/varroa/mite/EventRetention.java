@@ -1,10 +1,15 @@
 package dev.varroa.mite;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.protocol.builds.v1.BuildEvent;
 import dev.varroa.protocol.builds.v1.EventBatch;
 import dev.varroa.protocol.builds.v1.EventKey;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.MiteMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,19 +48,28 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
   record Admission(Set<EventKey> held, int added, int duplicates, int refused) {
   }
 
-  private record Retained(BuildEvent event, int bytes) {
+  // The set holds serialized bytes, not parsed messages: a parsed event costs several times its wire size
+  // on the heap, and the mite's heap is small. The run id is shared by a run's events, one copy per run.
+  private record Key(String runId, long sequence) {
+    static Key of(EventKey key) {
+      return new Key(key.getRunId().intern(), key.getSequence());
+    }
+
+    EventKey proto() {
+      return EventKey.newBuilder().setRunId(runId).setSequence(sequence).build();
+    }
   }
 
   private final long capBytes;
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final Map<EventKey, Retained> retained = new LinkedHashMap<>();
+  private final Map<Key, byte[]> retained = new LinkedHashMap<>();
   private final ExecutorService pump = Executors.newSingleThreadExecutor(GatewayChannels.daemonThreads("mite-events"));
   private long bytes;
   private ChannelSession.StreamLink link;
   // what the current stream has not been sent yet, in retention order
-  private final ArrayDeque<EventKey> unsent = new ArrayDeque<>();
+  private final ArrayDeque<Key> unsent = new ArrayDeque<>();
   private boolean pumpQueued;
 
   EventRetention(long capBytes, Clock clock) {
@@ -95,9 +109,10 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
     try {
       for (BuildEvent event : events) {
         EventKey key = key(event);
+        Key compact = Key.of(key);
         int size = event.getSerializedSize();
         while (true) {
-          if (held.contains(key) || retained.containsKey(key)) {
+          if (held.contains(key) || retained.containsKey(compact)) {
             held.add(key);
             duplicates++;
             break;
@@ -105,12 +120,12 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
           // once one event found no room the rest of the batch is refused too, so arrival order holds;
           // an empty set takes any one event, so a single event bigger than the cap cannot block forever
           if (refused == 0 && (bytes == 0 || bytes + size <= capBytes)) {
-            retained.put(key, new Retained(event, size));
+            retained.put(compact, event.toByteArray());
             bytes += size;
             held.add(key);
             added++;
             if (link != null) {
-              unsent.add(key);
+              unsent.add(compact);
             }
             break;
           }
@@ -133,14 +148,15 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
   List<EventKey> awaitAcknowledged(Set<EventKey> held, Instant deadline) throws InterruptedException {
     lock.lock();
     try {
-      while (held.stream().anyMatch(retained::containsKey)) {
+      List<Key> waitingFor = held.stream().map(Key::of).toList();
+      while (waitingFor.stream().anyMatch(retained::containsKey)) {
         if (!awaitUntil(deadline)) {
           break;
         }
       }
       List<EventKey> acknowledged = new ArrayList<>();
       for (EventKey key : held) {
-        if (!retained.containsKey(key)) {
+        if (!retained.containsKey(Key.of(key))) {
           acknowledged.add(key);
         }
       }
@@ -209,9 +225,9 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
     try {
       int released = 0;
       for (EventKey key : message.getEventsAck().getKeysList()) {
-        Retained gone = retained.remove(key);
+        byte[] gone = retained.remove(Key.of(key));
         if (gone != null) {
-          bytes -= gone.bytes();
+          bytes -= gone.length;
           released++;
         }
       }
@@ -240,35 +256,56 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
   private void forward() {
     while (true) {
       ChannelSession.StreamLink target;
-      EventBatch.Builder batch = EventBatch.newBuilder();
+      ByteString.Output batch = ByteString.newOutput();
+      int count = 0;
       lock.lock();
       try {
         target = link;
-        long batchBytes = 0;
-        while (target != null && !unsent.isEmpty() && batch.getEventsCount() < BATCH_EVENTS) {
-          Retained next = retained.get(unsent.peek());
+        while (target != null && !unsent.isEmpty() && count < BATCH_EVENTS) {
+          byte[] next = retained.get(unsent.peek());
           if (next == null) {
             unsent.poll();
             continue;
           }
-          if (batch.getEventsCount() > 0 && batchBytes + next.bytes() > BATCH_BYTES) {
+          if (count > 0 && batch.size() + framed(next) > BATCH_BYTES) {
             break;
           }
           unsent.poll();
-          batch.addEvents(next.event());
-          batchBytes += next.bytes();
+          appendEvent(batch, next);
+          count++;
         }
-        if (batch.getEventsCount() == 0) {
+        if (count == 0) {
           pumpQueued = false;
           return;
         }
       } finally {
         lock.unlock();
       }
-      if (!target.send(MiteMessage.newBuilder().setEvents(batch).build())) {
-        // the stream ended; the next Welcome replays everything still retained
-        LOG.debug("event=events_forward_stopped reason=stream_ended events={}", batch.getEventsCount());
+      EventBatch events;
+      try {
+        events = EventBatch.parseFrom(batch.toByteString());
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException("retained events no longer parse", e);
       }
+      if (!target.send(MiteMessage.newBuilder().setEvents(events).build())) {
+        // the stream ended; the next Welcome replays everything still retained
+        LOG.debug("event=events_forward_stopped reason=stream_ended events={}", count);
+      }
+    }
+  }
+
+  private static int framed(byte[] event) {
+    return CodedOutputStream.computeByteArraySize(EventBatch.EVENTS_FIELD_NUMBER, event);
+  }
+
+  // EventBatch.events is field 1, length-delimited: the batch is its events' bytes, each behind tag and length
+  private static void appendEvent(ByteString.Output batch, byte[] event) {
+    try {
+      CodedOutputStream out = CodedOutputStream.newInstance(batch);
+      out.writeByteArray(EventBatch.EVENTS_FIELD_NUMBER, event);
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory failed", e);
     }
   }
 

@@ -45,8 +45,8 @@ final class LoopbackListener implements AutoCloseable {
   static final Duration ACK_WAIT = Duration.ofSeconds(2);
   /** DATAPLANE.md: how long /v1/events waits for room at the retention cap before it answers 503. */
   static final Duration ROOM_WAIT = Duration.ofSeconds(5);
-  /** A body bigger than this is no batch the plugin sends; refused before it is read whole. */
-  static final int MAX_BODY_BYTES = 32 * 1024 * 1024;
+  /** A body bigger than this is no batch the plugin sends, and would not fit the mite's small heap: 413. */
+  static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
   static final int EVENT_THREADS = 4;
   static final int CLAIM_THREADS = 8;
   static final int DRAIN_THREADS = 2;
