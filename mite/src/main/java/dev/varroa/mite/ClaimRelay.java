@@ -6,6 +6,7 @@ import dev.varroa.protocol.mite.v1.ClaimAnswer;
 import dev.varroa.protocol.mite.v1.ClaimAsk;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.MiteMessage;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -84,7 +85,7 @@ final class ClaimRelay implements ChannelSession.StreamUser {
   }
 
   private static String seconds(Duration d) {
-    return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
+    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
   }
 
   @Override

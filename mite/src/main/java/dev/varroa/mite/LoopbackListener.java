@@ -25,7 +25,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,12 +68,9 @@ final class LoopbackListener implements AutoCloseable {
   private final HttpServer server;
   // routing is quick; the routes' work runs on their own pools
   private final ExecutorService dispatch = Executors.newFixedThreadPool(2, GatewayChannels.daemonThreads("mite-loopback"));
-  private final ExecutorService eventThreads = Executors.newFixedThreadPool(EVENT_THREADS,
-      GatewayChannels.daemonThreads("mite-loopback-events"));
-  private final ExecutorService claimThreads = Executors.newFixedThreadPool(CLAIM_THREADS,
-      GatewayChannels.daemonThreads("mite-loopback-claims"));
-  private final ExecutorService drainThreads = Executors.newFixedThreadPool(DRAIN_THREADS,
-      GatewayChannels.daemonThreads("mite-loopback-drain"));
+  private final ExecutorService eventThreads = pool(EVENT_THREADS, "mite-loopback-events");
+  private final ExecutorService claimThreads = pool(CLAIM_THREADS, "mite-loopback-claims");
+  private final ExecutorService drainThreads = pool(DRAIN_THREADS, "mite-loopback-drain");
 
   @FunctionalInterface
   private interface Route {
@@ -277,6 +277,14 @@ final class LoopbackListener implements AutoCloseable {
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);
     }
+  }
+
+  // idle threads go away after a minute: an idle mite keeps its small footprint
+  private static ExecutorService pool(int threads, String name) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
+        new LinkedBlockingQueue<>(), GatewayChannels.daemonThreads(name));
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   @Override
