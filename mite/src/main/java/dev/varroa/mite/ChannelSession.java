@@ -68,6 +68,27 @@ final class ChannelSession implements AutoCloseable {
 
   enum StreamEnd { BROKEN, IDENTITY_REFUSED, RENEWED, STOPPED }
 
+  /** One welcomed stream, as the build data plane sees it. */
+  interface StreamLink {
+    /** Sends one message; false when the stream has ended. Never blocks on the network. */
+    boolean send(MiteMessage message);
+  }
+
+  /** Something riding on the stream (events, claims, schedules); every callback must return quickly. */
+  interface StreamUser {
+    /** A gateway welcomed a new stream; it carries messages until {@link #ended}. */
+    default void welcomed(StreamLink link) {
+    }
+
+    /** The welcomed stream ended; nothing sent on it arrives any more. */
+    default void ended(StreamLink link) {
+    }
+
+    /** An events acknowledgement or a claim answer from the gateway. */
+    default void received(GatewayMessage message) {
+    }
+  }
+
   private final String podName;
   private final Registrar registrar;
   private final GatewayChannels channels;
@@ -79,6 +100,7 @@ final class ChannelSession implements AutoCloseable {
   private final IdentityStore store;
   private final Observation observation;
   private final Clock clock;
+  private final List<StreamUser> users;
   private final ScheduledThreadPoolExecutor timers = timers();
   // observing Jenkins may block for seconds; it must never delay a heartbeat
   private final ExecutorService observer = Executors.newSingleThreadExecutor(GatewayChannels.daemonThreads("mite-observe"));
@@ -91,7 +113,8 @@ final class ChannelSession implements AutoCloseable {
 
   ChannelSession(String podName, Registrar registrar, GatewayChannels channels, GatewayRotation gateways,
       Backoff backoff, StopSignal stop, CommandRunner commands, JenkinsBearer bearer, IdentityStore store,
-      Observation observation, Clock clock) {
+      Observation observation, Clock clock, List<StreamUser> users) {
+    this.users = List.copyOf(users);
     this.podName = podName;
     this.registrar = registrar;
     this.channels = channels;
@@ -237,7 +260,7 @@ final class ChannelSession implements AutoCloseable {
   }
 
   /** One stream to one gateway, from Hello to its end. */
-  private final class StreamAttempt implements StreamObserver<GatewayMessage>, CommandRunner.ResultSink {
+  private final class StreamAttempt implements StreamObserver<GatewayMessage>, CommandRunner.ResultSink, StreamLink {
     private final GatewayEndpoint endpoint;
     private final MiteIdentity id;
     private final CompletableFuture<StreamEnd> ended = new CompletableFuture<>();
@@ -288,6 +311,7 @@ final class ChannelSession implements AutoCloseable {
                 Instant.ofEpochMilli(message.getJenkinsToken().getExpiresAtEpochMillis()));
           }
         }
+        case EVENTS_ACK, CLAIM_ANSWER -> users.forEach(user -> user.received(message));
         case BODY_NOT_SET -> LOG.debug("event=gateway_message_ignored reason=unknown_body");
       }
     }
@@ -325,6 +349,7 @@ final class ChannelSession implements AutoCloseable {
         return;
       }
       schedule(this::askRenewal, Duration.between(clock.instant(), renewAt(id)));
+      users.forEach(user -> user.welcomed(this));
     }
 
     private void command(Command command) {
@@ -435,7 +460,8 @@ final class ChannelSession implements AutoCloseable {
     }
 
     /** Sends one message; false when the stream has ended. */
-    synchronized boolean send(MiteMessage message) {
+    @Override
+    public synchronized boolean send(MiteMessage message) {
       if (ended.isDone() || outbound == null) {
         return false;
       }
@@ -461,6 +487,9 @@ final class ChannelSession implements AutoCloseable {
             // nothing left to cancel
           }
         }
+      }
+      if (welcomed) {
+        users.forEach(user -> user.ended(this));
       }
       if (welcomed || how != StreamEnd.STOPPED) {
         LOG.info("event=stream_ended gateway_id={} gateway_endpoint={} end={} {}", gatewayId, endpoint, how,

@@ -14,16 +14,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The kubelet's view of the mite on 0.0.0.0:9096: {@code /readyz} (the startup probe that holds
- * Jenkins back until the first desired state is applied), {@code /healthz}, and {@code /drain}
- * (Jenkins' preStop hook).
+ * Jenkins back until the first desired state is applied) and {@code /healthz}. Nothing else: the drain
+ * lives on the loopback listener, behind its token, so no other pod can put Jenkins in quiet-down.
  */
 final class HealthListener implements AutoCloseable {
 
   static final String READY_PATH = "/readyz";
   static final String HEALTH_PATH = "/healthz";
-  static final String DRAIN_PATH = "/drain";
-  /** A drain holds its thread for minutes; the probes must still answer meanwhile. */
-  static final int THREADS = 4;
+  /** Probes answer at once; two threads keep one slow client from delaying the other probe. */
+  static final int THREADS = 2;
 
   private static final Logger LOG = LoggerFactory.getLogger(HealthListener.class);
 
@@ -31,7 +30,7 @@ final class HealthListener implements AutoCloseable {
   private final ExecutorService threads = Executors.newFixedThreadPool(THREADS,
       GatewayChannels.daemonThreads("mite-health"));
 
-  HealthListener(int port, BooleanSupplier ready, BuildDrain drain) throws IOException {
+  HealthListener(int port, BooleanSupplier ready) throws IOException {
     server = HttpServer.create(new InetSocketAddress("0.0.0.0", port), 0);
     server.setExecutor(threads);
     server.createContext("/", exchange -> {
@@ -50,18 +49,6 @@ final class HealthListener implements AutoCloseable {
             }
           }
           case HEALTH_PATH -> answer(exchange, read ? 200 : 405, read ? "ok\n" : "method not allowed\n");
-          case DRAIN_PATH -> {
-            if (!read && !method.equals("POST")) {
-              answer(exchange, 405, "method not allowed\n");
-              return;
-            }
-            try {
-              answer(exchange, 200, drain.drain().json() + "\n");
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              answer(exchange, 503, "{\"error\":\"the mite is stopping\"}\n");
-            }
-          }
           default -> answer(exchange, 404, "not found\n");
         }
       } catch (IOException | RuntimeException e) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -13,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running mite: health listener, loopback token, JCasC seed, and the control channel to the
- * gateways. {@link #start(MiteSettings)} returns at once; registration and the stream run in the
+ * A running mite: health listener, loopback token and listener (events, claims, drain), JCasC seed, and
+ * the control channel to the gateways. {@link #start(MiteSettings)} returns at once; registration and the stream run in the
  * background and retry until {@link #close()}.
  */
 public final class Mite implements AutoCloseable {
@@ -23,16 +24,23 @@ public final class Mite implements AutoCloseable {
 
   private final StopSignal stop;
   private final HealthListener health;
+  private final LoopbackListener loopback;
+  private final EventRetention retention;
+  private final SchedulePoller schedules;
   private final CommandRunner commands;
   private final ChannelSession session;
   private final GatewayChannels channels;
   private final JenkinsBearer bearer;
   private final AtomicBoolean firstDesiredStateApplied;
 
-  private Mite(StopSignal stop, HealthListener health, CommandRunner commands, ChannelSession session,
-      GatewayChannels channels, JenkinsBearer bearer, AtomicBoolean firstDesiredStateApplied) {
+  private Mite(StopSignal stop, HealthListener health, LoopbackListener loopback, EventRetention retention,
+      SchedulePoller schedules, CommandRunner commands, ChannelSession session, GatewayChannels channels,
+      JenkinsBearer bearer, AtomicBoolean firstDesiredStateApplied) {
     this.stop = stop;
     this.health = health;
+    this.loopback = loopback;
+    this.retention = retention;
+    this.schedules = schedules;
     this.commands = commands;
     this.session = session;
     this.channels = channels;
@@ -40,14 +48,15 @@ public final class Mite implements AutoCloseable {
     this.firstDesiredStateApplied = firstDesiredStateApplied;
   }
 
-  /** Starts the mite; throws when a local folder or the health port cannot be used. */
+  /** Starts the mite; throws when a local folder, the health port or the loopback port cannot be used. */
   public static Mite start(MiteSettings settings) throws IOException {
     Clock clock = Clock.systemUTC();
     StopSignal stop = new StopSignal();
     LOG.info("event=starting mite_version={} controller={} pod={} gateways={} jenkins_url={}", MiteVersion.CURRENT,
         settings.controller(), settings.podName(), settings.gatewayEndpoints(), settings.jenkinsUrl());
 
-    LoopbackToken.writeNew(settings.loopbackDir());
+    // the token is on disk before the loopback listener opens: no request can come before it exists
+    LoopbackToken loopbackToken = LoopbackToken.writeNew(settings.loopbackDir());
     CascSeed.seedIfEmpty(settings.cascSeedDir(), settings.cascDir());
     Files.createDirectories(settings.secretsDir());
     Files.createDirectories(settings.identityDir());
@@ -81,11 +90,28 @@ public final class Mite implements AutoCloseable {
           LOG.warn("event=ready reason=startup_wait_passed startup_wait_s={}", settings.startupWait().toSeconds());
         }
         return waitedEnough;
-      }, new BuildDrain(jenkins, settings.drainTimeout(), stop, clock));
+      });
     } catch (IOException e) {
       commands.close();
       throw new IOException("cannot listen on 0.0.0.0:" + settings.healthPort() + " (VARROA_HEALTH_PORT): "
           + e.getMessage(), e);
+    }
+
+    // the plugin's listener runs whether the claim gate is on or not: events flow either way
+    EventRetention retention = new EventRetention(settings.eventRetainBytes(), clock);
+    ClaimRelay claims = new ClaimRelay(settings.claimReplyWait());
+    SchedulePoller schedules = new SchedulePoller(jenkins, settings.schedulePollInterval(), clock);
+    LoopbackListener loopback;
+    try {
+      loopback = new LoopbackListener(settings.loopbackPort(), loopbackToken, retention, claims,
+          new BuildDrain(jenkins, settings.drainTimeout(), stop, clock), clock);
+    } catch (IOException e) {
+      commands.close();
+      health.close();
+      retention.close();
+      schedules.close();
+      throw new IOException("cannot listen on " + LoopbackListener.HOST + ":" + settings.loopbackPort()
+          + " (VARROA_LOOPBACK_PORT): " + e.getMessage(), e);
     }
 
     GatewayChannels channels = new GatewayChannels(settings.caFile());
@@ -95,10 +121,14 @@ public final class Mite implements AutoCloseable {
         gateways, new Backoff(), stop, clock);
     ChannelSession session = new ChannelSession(settings.podName(), registrar, channels, gateways, new Backoff(), stop,
         commands, bearer, store,
-        () -> jenkins.observe().toBuilder().setAppliedBundleDigest(appliedDigest.get()).build(), clock);
+        () -> jenkins.observe().toBuilder().setAppliedBundleDigest(appliedDigest.get()).build(), clock,
+        List.of(retention, claims, schedules));
+    schedules.start();
     session.start();
-    LOG.info("event=started health_port={}", health.port());
-    return new Mite(stop, health, commands, session, channels, bearer, firstApplied);
+    LOG.info("event=started health_port={} loopback_port={} event_retain_bytes={} claim_reply_wait_ms={} "
+        + "schedule_poll_s={}", health.port(), loopback.port(), settings.eventRetainBytes(),
+        settings.claimReplyWait().toMillis(), settings.schedulePollInterval().toSeconds());
+    return new Mite(stop, health, loopback, retention, schedules, commands, session, channels, bearer, firstApplied);
   }
 
   /** True while a stream to a gateway is open and welcomed. */
@@ -146,6 +176,21 @@ public final class Mite implements AutoCloseable {
     return health.port();
   }
 
+  /** The port the loopback listener is bound to on 127.0.0.1 (useful when settings asked for port 0). */
+  public int loopbackPort() {
+    return loopback.port();
+  }
+
+  /** Events held for the gateway's acknowledgement now. */
+  public int retainedEvents() {
+    return retention.retainedEvents();
+  }
+
+  /** Serialized bytes of the events held now; stays within VARROA_EVENT_RETAIN_BYTES. */
+  public long retainedEventBytes() {
+    return retention.retainedBytes();
+  }
+
   @Override
   public void close() {
     if (stop.stopped()) {
@@ -153,7 +198,10 @@ public final class Mite implements AutoCloseable {
     }
     LOG.info("event=stopping");
     stop.stop();
+    loopback.close();
+    schedules.close();
     session.close();
+    retention.close();
     commands.close();
     health.close();
     channels.close();

@@ -9,7 +9,7 @@ public final class MiteMain {
 
   /** Exit code for an unusable environment; the message names the variable and the fix. */
   public static final int EXIT_BAD_SETTINGS = 2;
-  /** Exit code when the mite cannot start locally (a folder, the health port). */
+  /** Exit code when the mite cannot start locally (a folder, the health or the loopback port). */
   public static final int EXIT_START_FAILED = 1;
 
   private MiteMain() {

@@ -1,13 +1,17 @@
 package dev.varroa.mite;
 
 import dev.varroa.protocol.ControllerIdentity;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -28,7 +32,11 @@ public record MiteSettings(
     Path loopbackDir,
     Duration drainTimeout,
     Duration startupWait,
-    int healthPort) {
+    int healthPort,
+    int loopbackPort,
+    long eventRetainBytes,
+    Duration claimReplyWait,
+    Duration schedulePollInterval) {
 
   public static final String ENV_CONTROLLER_NAMESPACE = "VARROA_CONTROLLER_NAMESPACE";
   public static final String ENV_CONTROLLER_NAME = "VARROA_CONTROLLER_NAME";
@@ -48,6 +56,10 @@ public record MiteSettings(
   public static final String ENV_DRAIN_TIMEOUT_SECONDS = "VARROA_DRAIN_TIMEOUT_SECONDS";
   public static final String ENV_STARTUP_WAIT_SECONDS = "VARROA_STARTUP_WAIT_SECONDS";
   public static final String ENV_HEALTH_PORT = "VARROA_HEALTH_PORT";
+  public static final String ENV_LOOPBACK_PORT = "VARROA_LOOPBACK_PORT";
+  public static final String ENV_EVENT_RETAIN_BYTES = "VARROA_EVENT_RETAIN_BYTES";
+  public static final String ENV_CLAIM_REPLY_WAIT = "VARROA_CLAIM_REPLY_WAIT";
+  public static final String ENV_SCHEDULE_POLL_INTERVAL = "VARROA_SCHEDULE_POLL_INTERVAL";
 
   public static final Path DEFAULT_BOOTSTRAP_TOKEN_FILE = Path.of("/var/run/varroa-bootstrap/token");
   public static final Path DEFAULT_CA_FILE = Path.of("/var/run/varroa-bootstrap/ca.crt");
@@ -64,11 +76,20 @@ public record MiteSettings(
   /** The bounded wait for the first desired state before the mite lets Jenkins start anyway. */
   public static final Duration DEFAULT_STARTUP_WAIT = Duration.ofSeconds(600);
   public static final int DEFAULT_HEALTH_PORT = 9096;
+  /** Seed 000: the plugin's listener, on 127.0.0.1 only. */
+  public static final int DEFAULT_LOOPBACK_PORT = 9095;
+  /** Seed 000: the mite retains at most 16 MiB of unacknowledged events (serialized size). */
+  public static final long DEFAULT_EVENT_RETAIN_BYTES = 16L * 1024 * 1024;
+  /** Seed 000: the mite waits 4.5 s for a claim reply, inside the plugin's 5 s read budget. */
+  public static final Duration DEFAULT_CLAIM_REPLY_WAIT = Duration.ofMillis(4500);
+  /** How often the mite reads the plugin's job-schedule inventory. */
+  public static final Duration DEFAULT_SCHEDULE_POLL_INTERVAL = Duration.ofSeconds(60);
 
   // The forms ControllerIdentity accepts in its URI; checked here so a typo fails at start, not at registration.
   private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9-]+");
   private static final Pattern NAME = Pattern.compile("[a-z0-9.-]+");
   private static final Pattern UID = Pattern.compile("[A-Za-z0-9-]+");
+  private static final Pattern BYTES = Pattern.compile("([0-9]{1,18})(Ki|Mi|Gi)?");
 
   public MiteSettings {
     Objects.requireNonNull(controller, "controller");
@@ -87,6 +108,12 @@ public record MiteSettings(
     Objects.requireNonNull(loopbackDir, "loopbackDir");
     Objects.requireNonNull(drainTimeout, "drainTimeout");
     Objects.requireNonNull(startupWait, "startupWait");
+    Objects.requireNonNull(claimReplyWait, "claimReplyWait");
+    Objects.requireNonNull(schedulePollInterval, "schedulePollInterval");
+    if (eventRetainBytes <= 0 || claimReplyWait.isNegative() || claimReplyWait.isZero()
+        || schedulePollInterval.isNegative() || schedulePollInterval.isZero()) {
+      throw new IllegalArgumentException("eventRetainBytes, claimReplyWait and schedulePollInterval must be positive");
+    }
   }
 
   /** Reads the process environment. */
@@ -115,12 +142,16 @@ public record MiteSettings(
     Duration drainTimeout = r.seconds(ENV_DRAIN_TIMEOUT_SECONDS, DEFAULT_DRAIN_TIMEOUT);
     Duration startupWait = r.seconds(ENV_STARTUP_WAIT_SECONDS, DEFAULT_STARTUP_WAIT);
     int healthPort = r.port(ENV_HEALTH_PORT, DEFAULT_HEALTH_PORT);
+    int loopbackPort = r.port(ENV_LOOPBACK_PORT, DEFAULT_LOOPBACK_PORT);
+    long retainBytes = r.bytes(ENV_EVENT_RETAIN_BYTES, DEFAULT_EVENT_RETAIN_BYTES);
+    Duration claimReplyWait = r.duration(ENV_CLAIM_REPLY_WAIT, DEFAULT_CLAIM_REPLY_WAIT, "4.5 or PT4.5S");
+    Duration pollInterval = r.duration(ENV_SCHEDULE_POLL_INTERVAL, DEFAULT_SCHEDULE_POLL_INTERVAL, "60 or PT1M");
     if (!r.problems.isEmpty()) {
       throw new SettingsException(r.problems);
     }
     return new MiteSettings(new ControllerIdentity(namespace, name, uid), podName, endpoints, tokenFile, caFile,
         identityDir, jenkinsUrl, cascDir, cascSeedDir, secretsDir, loopbackDir, drainTimeout, startupWait,
-        healthPort);
+        healthPort, loopbackPort, retainBytes, claimReplyWait, pollInterval);
   }
 
   /** Collects every problem instead of stopping at the first, so one restart fixes them all. */
@@ -231,6 +262,55 @@ public record MiteSettings(
       } catch (NumberFormatException e) {
         problems.add(variable + "='" + v + "' is not a whole number of seconds >= 0: set it like "
             + fallback.toSeconds() + " or unset it for that default");
+        return fallback;
+      }
+    }
+
+    /** Bytes, plain or with a binary suffix (Ki, Mi, Gi) as Kubernetes quantities write them; at least 1. */
+    long bytes(String variable, long fallback) {
+      String v = value(variable);
+      if (v == null) {
+        return fallback;
+      }
+      Matcher m = BYTES.matcher(v);
+      try {
+        if (!m.matches()) {
+          throw new NumberFormatException();
+        }
+        long unit = switch (m.group(2) == null ? "" : m.group(2)) {
+          case "Ki" -> 1024L;
+          case "Mi" -> 1024L * 1024;
+          case "Gi" -> 1024L * 1024 * 1024;
+          default -> 1L;
+        };
+        long n = Math.multiplyExact(Long.parseLong(m.group(1)), unit);
+        if (n < 1) {
+          throw new NumberFormatException();
+        }
+        return n;
+      } catch (NumberFormatException | ArithmeticException e) {
+        problems.add(variable + "='" + v + "' is not a size in bytes > 0: set it like 16Mi or " + fallback
+            + " (bytes), or unset it for that default");
+        return fallback;
+      }
+    }
+
+    /** A positive duration: seconds (decimals allowed, e.g. 4.5) or ISO-8601 (e.g. PT4.5S). */
+    Duration duration(String variable, Duration fallback, String example) {
+      String v = value(variable);
+      if (v == null) {
+        return fallback;
+      }
+      try {
+        Duration d = v.startsWith("P") || v.startsWith("p") ? Duration.parse(v)
+            : Duration.ofNanos(new BigDecimal(v).movePointRight(9).setScale(0, RoundingMode.HALF_UP).longValueExact());
+        if (d.isNegative() || d.isZero()) {
+          throw new NumberFormatException();
+        }
+        return d;
+      } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
+        problems.add(variable + "='" + v + "' is not a duration > 0: set it in seconds or ISO-8601, like " + example
+            + ", or unset it for " + fallback.toMillis() / 1000.0 + " s");
         return fallback;
       }
     }

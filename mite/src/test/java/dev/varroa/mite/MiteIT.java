@@ -207,8 +207,12 @@ class MiteIT {
     await().atMost(Duration.ofSeconds(10)).until(() -> route().map(r -> r.getObserved().getRunningBuilds()).orElse(0),
         n -> n == 1);
 
+    // the preStop hook's call: inside the pod, on the loopback listener, with the loopback token
+    String loopbackToken = Files.readString(dir.resolve("loopback/" + LoopbackToken.FILE_NAME));
     CompletableFuture<HttpResponse<String>> drain = HttpClient.newHttpClient().sendAsync(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mite.healthPort() + "/drain")).GET().build(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mite.loopbackPort() + "/drain"))
+            .header("Authorization", "Bearer " + loopbackToken)
+            .POST(HttpRequest.BodyPublishers.noBody()).build(),
         HttpResponse.BodyHandlers.ofString());
 
     await().atMost(Duration.ofSeconds(10)).until(jenkins::quietingDown);
@@ -340,7 +344,8 @@ class MiteIT {
         gateways.stream().map(g -> new GatewayEndpoint("127.0.0.1", g.port())).toList(),
         dir.resolve("bootstrap/token"), caFile, dir.resolve("identity"), jenkins.url(), dir.resolve("casc"),
         dir.resolve("casc-rendered"), dir.resolve("secrets"), dir.resolve("loopback"), Duration.ofSeconds(60),
-        Duration.ofMinutes(10), 0);
+        Duration.ofMinutes(10), 0, 0, MiteSettings.DEFAULT_EVENT_RETAIN_BYTES, MiteSettings.DEFAULT_CLAIM_REPLY_WAIT,
+        MiteSettings.DEFAULT_SCHEDULE_POLL_INTERVAL);
     Mite mite = Mite.start(settings);
     running.add(mite);
     return mite;

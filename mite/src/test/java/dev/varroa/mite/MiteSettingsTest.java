@@ -44,6 +44,62 @@ class MiteSettingsTest {
     assertThat(settings.drainTimeout()).isEqualTo(Duration.ofSeconds(900));
     assertThat(settings.startupWait()).isEqualTo(Duration.ofSeconds(600));
     assertThat(settings.healthPort()).isEqualTo(9096);
+    assertThat(settings.loopbackPort()).isEqualTo(9095);
+    assertThat(settings.eventRetainBytes()).isEqualTo(16L * 1024 * 1024);
+    assertThat(settings.claimReplyWait()).isEqualTo(Duration.ofMillis(4500));
+    assertThat(settings.schedulePollInterval()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void readsTheDataPlaneOverridesInEitherForm() {
+    Map<String, String> env = minimal();
+    env.put("VARROA_LOOPBACK_PORT", "0");
+    env.put("VARROA_EVENT_RETAIN_BYTES", "8Mi");
+    env.put("VARROA_CLAIM_REPLY_WAIT", "0.5");
+    env.put("VARROA_SCHEDULE_POLL_INTERVAL", "PT2M");
+
+    MiteSettings settings = MiteSettings.fromEnv(env);
+
+    assertThat(settings.loopbackPort()).isZero();
+    assertThat(settings.eventRetainBytes()).isEqualTo(8L * 1024 * 1024);
+    assertThat(settings.claimReplyWait()).isEqualTo(Duration.ofMillis(500));
+    assertThat(settings.schedulePollInterval()).isEqualTo(Duration.ofMinutes(2));
+
+    env.put("VARROA_EVENT_RETAIN_BYTES", "65536");
+    env.put("VARROA_CLAIM_REPLY_WAIT", "PT3S");
+    env.put("VARROA_SCHEDULE_POLL_INTERVAL", "30");
+    MiteSettings plain = MiteSettings.fromEnv(env);
+    assertThat(plain.eventRetainBytes()).isEqualTo(65536);
+    assertThat(plain.claimReplyWait()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(plain.schedulePollInterval()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void rejectsBadDataPlaneValuesNamingTheVariableAndTheFix() {
+    Map<String, String> env = minimal();
+    env.put("VARROA_LOOPBACK_PORT", "-1");
+    env.put("VARROA_EVENT_RETAIN_BYTES", "16MB");
+    env.put("VARROA_CLAIM_REPLY_WAIT", "0");
+    env.put("VARROA_SCHEDULE_POLL_INTERVAL", "1m");
+
+    assertThatThrownBy(() -> MiteSettings.fromEnv(env))
+        .isInstanceOfSatisfying(SettingsException.class, e -> {
+          assertThat(e.problems()).hasSize(4);
+          assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("VARROA_LOOPBACK_PORT='-1'")
+              .contains("9095"));
+          assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("VARROA_EVENT_RETAIN_BYTES='16MB'")
+              .contains("16Mi"));
+          assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("VARROA_CLAIM_REPLY_WAIT='0'")
+              .contains("4.5"));
+          assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("VARROA_SCHEDULE_POLL_INTERVAL='1m'")
+              .contains("PT1M"));
+        });
+    env.put("VARROA_LOOPBACK_PORT", "9095");
+    env.put("VARROA_EVENT_RETAIN_BYTES", "0");
+    env.put("VARROA_CLAIM_REPLY_WAIT", "-4.5");
+    env.put("VARROA_SCHEDULE_POLL_INTERVAL", "PT0S");
+    assertThatThrownBy(() -> MiteSettings.fromEnv(env))
+        .isInstanceOfSatisfying(SettingsException.class, e -> assertThat(e.problems()).hasSize(3));
   }
 
   @Test

@@ -27,7 +27,8 @@ class MiteStartTest {
         List.of(new GatewayEndpoint("127.0.0.1", nowhere.getPort())), dir.resolve("bootstrap/token"),
         dir.resolve("bootstrap/ca.crt"), dir.resolve("identity"), nowhere, dir.resolve("casc"),
         dir.resolve("casc-rendered"), dir.resolve("secrets"), dir.resolve("loopback"), Duration.ofSeconds(5),
-        startupWait, 0);
+        startupWait, 0, 0, MiteSettings.DEFAULT_EVENT_RETAIN_BYTES, MiteSettings.DEFAULT_CLAIM_REPLY_WAIT,
+        MiteSettings.DEFAULT_SCHEDULE_POLL_INTERVAL);
   }
 
   private int readyz(Mite mite) throws Exception {

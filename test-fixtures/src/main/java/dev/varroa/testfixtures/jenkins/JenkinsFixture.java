@@ -142,6 +142,8 @@ public final class JenkinsFixture implements AutoCloseable {
     private Duration configurationDelay = Duration.ZERO;
     private Predicate<String> bearerTokenAccepted = token -> false;
     private boolean csrfExclusionForVerifiedBearer = true;
+    // Issue 11 (mite schedules poll): what GET /varroa/schedules answers; null answers 404.
+    private String jobScheduleInventory;
     private boolean closed;
     private final RunningBuild[] executors = new RunningBuild[BUILT_IN_NODE_EXECUTORS];
     private final List<RunningBuild> oneOffExecutors = new ArrayList<>();
@@ -255,6 +257,23 @@ public final class JenkinsFixture implements AutoCloseable {
     public void csrfExclusionForVerifiedBearer(boolean enabled) {
         synchronized (lock) {
             csrfExclusionForVerifiedBearer = enabled;
+        }
+    }
+
+    /**
+     * Issue 11 (mite schedules poll): the JobScheduleInventory JSON (protobuf JSON mapping) the Varroa plugin's
+     * {@code GET /varroa/schedules} answers with 200; null (the default) answers 404, as a Jenkins without that
+     * plugin version does (Stapler finds no such root action).
+     */
+    public void jobScheduleInventory(String json) {
+        synchronized (lock) {
+            jobScheduleInventory = json;
+        }
+    }
+
+    String jobScheduleInventory() {
+        synchronized (lock) {
+            return jobScheduleInventory;
         }
     }
 

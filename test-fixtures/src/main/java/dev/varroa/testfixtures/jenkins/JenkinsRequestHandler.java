@@ -157,8 +157,17 @@ final class JenkinsRequestHandler implements HttpHandler {
             case CASC + "/check" -> requirePost(request, () -> check(request));
             case CASC + "/apply" -> requirePost(request, () -> apply(request));
             case TOKEN_RELOAD -> requirePost(request, () -> tokenReload(request));
+            // Issue 11 (mite schedules poll): the Varroa plugin's schedule inventory, behind the read check above.
+            case "/varroa/schedules" -> jobSchedules(request);
             default -> HttpReply.sendError(404, "Not Found", path);
         };
+    }
+
+    // Issue 11 (mite schedules poll): 200 with the settable inventory, 404 (Stapler's) while none is set.
+    private HttpReply jobSchedules(IncomingRequest request) {
+        String inventory = jenkins.jobScheduleInventory();
+        return inventory == null ? HttpReply.sendError(404, "Not Found", request.path())
+                : HttpReply.of(200, HttpReply.JSON, inventory);
     }
 
     // RequirePOST.Processor: 405 with Allow before the action runs.

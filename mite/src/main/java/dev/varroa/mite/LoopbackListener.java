@@ -1,0 +1,298 @@
+package dev.varroa.mite;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.util.JsonFormat;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.varroa.protocol.builds.v1.BuildEvent;
+import dev.varroa.protocol.builds.v1.ClaimDecision;
+import dev.varroa.protocol.builds.v1.ClaimRequest;
+import dev.varroa.protocol.builds.v1.EventBatch;
+import dev.varroa.protocol.builds.v1.EventBatchAck;
+import dev.varroa.protocol.builds.v1.EventKey;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Jenkins plugin's way into the mite, on 127.0.0.1 only: {@code POST /v1/events}, {@code POST /v1/claim}
+ * and the preStop hook's {@code POST /drain}, each behind the loopback token. Each route has its own threads,
+ * so minutes-long drains, claims waiting for the ledger and events waiting for room never hold up each other.
+ */
+final class LoopbackListener implements AutoCloseable {
+
+  /** Loopback only: nothing outside the pod may post events, claim builds or drain Jenkins. */
+  static final String HOST = "127.0.0.1";
+  static final String EVENTS_PATH = "/v1/events";
+  static final String CLAIM_PATH = "/v1/claim";
+  static final String DRAIN_PATH = "/drain";
+  /** DATAPLANE.md: how long /v1/events waits for the gateway's acknowledgement before it answers. */
+  static final Duration ACK_WAIT = Duration.ofSeconds(2);
+  /** DATAPLANE.md: how long /v1/events waits for room at the retention cap before it answers 503. */
+  static final Duration ROOM_WAIT = Duration.ofSeconds(5);
+  /** A body bigger than this is no batch the plugin sends, and would not fit the mite's small heap: 413. */
+  static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+  static final int EVENT_THREADS = 4;
+  static final int CLAIM_THREADS = 8;
+  static final int DRAIN_THREADS = 2;
+
+  private static final Logger LOG = LoggerFactory.getLogger(LoopbackListener.class);
+  private static final String JSON_TYPE = "application/json";
+  private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+  private static final JsonFormat.Printer PRINTER = JsonFormat.printer()
+      .alwaysPrintFieldsWithNoPresence().omittingInsignificantWhitespace();
+
+  private final LoopbackToken token;
+  private final EventRetention retention;
+  private final ClaimRelay claims;
+  private final BuildDrain drain;
+  private final Clock clock;
+  private final HttpServer server;
+  // routing is quick; the routes' work runs on their own pools
+  private final ExecutorService dispatch = Executors.newFixedThreadPool(2, GatewayChannels.daemonThreads("mite-loopback"));
+  private final ExecutorService eventThreads = pool(EVENT_THREADS, "mite-loopback-events");
+  private final ExecutorService claimThreads = pool(CLAIM_THREADS, "mite-loopback-claims");
+  private final ExecutorService drainThreads = pool(DRAIN_THREADS, "mite-loopback-drain");
+
+  @FunctionalInterface
+  private interface Route {
+    void serve(HttpExchange exchange) throws IOException, InterruptedException;
+  }
+
+  /** Opens the listener; the token must already be on disk, so no request can come before it. */
+  LoopbackListener(int port, LoopbackToken token, EventRetention retention, ClaimRelay claims, BuildDrain drain,
+      Clock clock) throws IOException {
+    this.token = token;
+    this.retention = retention;
+    this.claims = claims;
+    this.drain = drain;
+    this.clock = clock;
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(HOST), port), 0);
+    server.setExecutor(dispatch);
+    server.createContext("/", this::dispatch);
+    server.start();
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  private void dispatch(HttpExchange exchange) {
+    try {
+      if (!token.matches(bearer(exchange))) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        error(exchange, 401, "missing or wrong bearer token: send Authorization: Bearer <the token in "
+            + LoopbackToken.FILE_NAME + ">, re-read the file after a 401");
+        exchange.close();
+        return;
+      }
+      String path = exchange.getRequestURI().getPath();
+      switch (path) {
+        case EVENTS_PATH -> postOnly(exchange, eventThreads, this::events);
+        case CLAIM_PATH -> postOnly(exchange, claimThreads, this::claim);
+        case DRAIN_PATH -> postOnly(exchange, drainThreads, this::drain);
+        default -> {
+          error(exchange, 404, "no such route: " + path);
+          exchange.close();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("event=loopback_request_failed error={}", e.getClass().getSimpleName());
+      exchange.close();
+    }
+  }
+
+  private void postOnly(HttpExchange exchange, ExecutorService threads, Route route) throws IOException {
+    if (!exchange.getRequestMethod().equals("POST")) {
+      exchange.getResponseHeaders().set("Allow", "POST");
+      error(exchange, 405, exchange.getRequestMethod() + " is not allowed here: use POST");
+      exchange.close();
+      return;
+    }
+    try {
+      threads.execute(() -> {
+        try (exchange) {
+          route.serve(exchange);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("event=loopback_request_failed path={} error={}", exchange.getRequestURI().getPath(),
+              e.getClass().getSimpleName());
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      error(exchange, 503, "the mite is stopping");
+      exchange.close();
+    }
+  }
+
+  private void events(HttpExchange exchange) throws IOException, InterruptedException {
+    Instant roomDeadline = clock.instant().plus(ROOM_WAIT);
+    // at the cap the body stays unread: the plugin's send blocks until room frees up or this answers 503
+    if (!retention.awaitRoom(roomDeadline)) {
+      atCap(exchange, 0);
+      return;
+    }
+    EventBatch.Builder batch = EventBatch.newBuilder();
+    try {
+      String body = body(exchange);
+      if (body == null) {
+        error(exchange, 413, "the body is bigger than " + MAX_BODY_BYTES + " bytes: send smaller batches");
+        return;
+      }
+      PARSER.merge(body, batch);
+    } catch (InvalidProtocolBufferException e) {
+      error(exchange, 400, "the body is not an EventBatch in JSON ({\"events\":[...]}): " + e.getMessage());
+      return;
+    }
+    String invalid = invalid(batch.getEventsList());
+    if (invalid != null) {
+      error(exchange, 400, invalid);
+      return;
+    }
+    EventRetention.Admission admission = retention.admit(batch.getEventsList(), roomDeadline);
+    if (admission.held().isEmpty() && admission.refused() > 0) {
+      atCap(exchange, admission.refused());
+      return;
+    }
+    List<EventKey> acknowledged = retention.awaitAcknowledged(admission.held(), clock.instant().plus(ACK_WAIT));
+    LOG.debug("event=events_received events={} added={} duplicates={} refused={} acknowledged={}",
+        batch.getEventsCount(), admission.added(), admission.duplicates(), admission.refused(), acknowledged.size());
+    json(exchange, 200, EventBatchAck.newBuilder().addAllAcknowledged(acknowledged)
+        .setRetained(admission.held().size() - acknowledged.size()));
+  }
+
+  private void atCap(HttpExchange exchange, int refused) throws IOException {
+    LOG.warn("event=events_refused reason=retention_full retained_bytes={} refused={} waited_s={}",
+        retention.retainedBytes(), refused, ROOM_WAIT.toSeconds());
+    exchange.getResponseHeaders().set("Retry-After", "1");
+    error(exchange, 503, "the mite's event retention is full (VARROA_EVENT_RETAIN_BYTES) and no room freed up within "
+        + ROOM_WAIT.toSeconds() + " s: the gateway has not acknowledged earlier events yet; send again later");
+  }
+
+  /** The first event without its identity, named by index and field; null when every event has one. */
+  static String invalid(List<BuildEvent> events) {
+    for (int i = 0; i < events.size(); i++) {
+      BuildEvent event = events.get(i);
+      if (event.getRunId().isBlank()) {
+        return "events[" + i + "].runId is empty: every event needs its run's id";
+      }
+      if (event.getSequence() <= 0) {
+        return "events[" + i + "].sequence must be > 0: number each run's events 1, 2, 3, ...";
+      }
+      if (event.getJob().isBlank()) {
+        return "events[" + i + "].job is empty: every event needs its job's full name";
+      }
+    }
+    return null;
+  }
+
+  private void claim(HttpExchange exchange) throws IOException, InterruptedException {
+    ClaimRequest.Builder claim = ClaimRequest.newBuilder();
+    try {
+      String body = body(exchange);
+      if (body == null) {
+        json(exchange, 413, invalidClaim("the body is bigger than " + MAX_BODY_BYTES + " bytes"));
+        return;
+      }
+      PARSER.merge(body, claim);
+    } catch (InvalidProtocolBufferException e) {
+      json(exchange, 400, invalidClaim("the body is not a ClaimRequest in JSON: " + e.getMessage()));
+      return;
+    }
+    if (claim.getRunId().isBlank()) {
+      json(exchange, 400, invalidClaim("runId is empty: a claim needs the queued run's id"));
+      return;
+    }
+    if (claim.getJob().isBlank()) {
+      json(exchange, 400, invalidClaim("job is empty: a claim needs the job's full name"));
+      return;
+    }
+    ClaimRelay.Outcome outcome = claims.ask(claim.build());
+    json(exchange, outcome.status(), outcome.decision());
+  }
+
+  private static ClaimDecision invalidClaim(String reason) {
+    return ClaimDecision.newBuilder().setCode("INVALID_ARGUMENT").setReason(reason).build();
+  }
+
+  private void drain(HttpExchange exchange) throws IOException {
+    exchange.getRequestBody().close();
+    try {
+      answer(exchange, 200, drain.drain().json());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      error(exchange, 503, "the mite is stopping");
+    }
+  }
+
+  /** The body as text; null when it is bigger than {@link #MAX_BODY_BYTES}. */
+  private static String body(HttpExchange exchange) throws IOException {
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      return bytes.length > MAX_BODY_BYTES ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String bearer(HttpExchange exchange) {
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header == null) {
+      return null;
+    }
+    String value = header.strip();
+    return value.toLowerCase(Locale.ROOT).startsWith("bearer ") ? value.substring("bearer ".length()).strip() : null;
+  }
+
+  private static void json(HttpExchange exchange, int status, MessageOrBuilder message) throws IOException {
+    answer(exchange, status, PRINTER.print(message));
+  }
+
+  private static void error(HttpExchange exchange, int status, String message) throws IOException {
+    answer(exchange, status, "{\"error\":\"" + new String(JsonStringEncoder.getInstance().quoteAsString(message))
+        + "\"}");
+  }
+
+  private static void answer(HttpExchange exchange, int status, String json) throws IOException {
+    byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", JSON_TYPE);
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  // idle threads go away after a minute: an idle mite keeps its small footprint
+  private static ExecutorService pool(int threads, String name) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
+        new LinkedBlockingQueue<>(), GatewayChannels.daemonThreads(name));
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    dispatch.shutdownNow();
+    eventThreads.shutdownNow();
+    claimThreads.shutdownNow();
+    drainThreads.shutdownNow();
+  }
+}
