@@ -77,6 +77,8 @@ public final class MitePod implements AutoCloseable {
     env.put(MiteSidecar.ENV_SECRETS_DIR, root.resolve("secrets").toString());
     env.put(MiteSidecar.ENV_LOOPBACK_DIR, root.resolve("loopback").toString());
     env.put(MiteSettings.ENV_HEALTH_PORT, Integer.toString(healthPort));
+    // many mites share this machine: each takes a free loopback port instead of 9095
+    env.put(MiteSettings.ENV_LOOPBACK_PORT, "0");
     env.put("JAVA_TOOL_OPTIONS", MiteSidecar.JAVA_TOOL_OPTIONS);
     env.put("MALLOC_ARENA_MAX", MiteSidecar.MALLOC_ARENA_MAX);
     return env;

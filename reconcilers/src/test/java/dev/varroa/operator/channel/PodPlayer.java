@@ -153,6 +153,8 @@ public final class PodPlayer implements AutoCloseable {
     env.put(MiteSidecar.ENV_SECRETS_DIR, root.resolve("secrets").toString());
     env.put(MiteSidecar.ENV_LOOPBACK_DIR, root.resolve("loopback").toString());
     env.put(MiteSettings.ENV_HEALTH_PORT, Integer.toString(LoopbackPort.pickFree()));
+    // many mites share this machine: each takes a free loopback port instead of 9095
+    env.put(MiteSettings.ENV_LOOPBACK_PORT, "0");
     return env;
   }
 
