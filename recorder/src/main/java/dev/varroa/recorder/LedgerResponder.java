@@ -11,6 +11,8 @@ import io.nats.client.Message;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +24,7 @@ final class LedgerResponder implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LedgerResponder.class);
   static final int WORKERS = 4;
+  private static final Duration SUBSCRIBE_FLUSH = Duration.ofSeconds(2);
 
   private final ClaimLedger ledger;
   private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS, runnable -> {
@@ -40,6 +43,14 @@ final class LedgerResponder implements AutoCloseable {
     Dispatcher next = connection.createDispatcher(message -> workers.execute(() -> answer(connection, message)));
     next.subscribe(BusNames.LEDGER_CLAIM_SUBJECT, BusNames.RECORDER_QUEUE_GROUP);
     dispatcher = next;
+    try {
+      // The subscription is on the server before the recorder calls itself started: no claim finds it deaf.
+      connection.flush(SUBSCRIBE_FLUSH);
+    } catch (TimeoutException e) {
+      LOG.warn("event=ledger_subscribe_flush_timed_out wait={}", SUBSCRIBE_FLUSH);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     LOG.info("event=ledger_subscribed subject={} queueGroup={}", BusNames.LEDGER_CLAIM_SUBJECT,
         BusNames.RECORDER_QUEUE_GROUP);
   }
