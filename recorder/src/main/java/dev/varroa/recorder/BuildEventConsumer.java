@@ -125,7 +125,10 @@ final class BuildEventConsumer implements AutoCloseable {
       message.term();
       return true;
     } catch (SQLException e) {
-      databaseHealth.accept(false);
+      // A deadlock with another replica (40P01) is no outage: only a lost connection makes /readyz fail.
+      if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
+        databaseHealth.accept(false);
+      }
       LOG.warn("event=build_event_group_not_written subject={} sqlState={} retryIn={} error=\"{}\"",
           message.getSubject(), e.getSQLState(), backoff, e.getMessage());
       message.nakWithDelay(backoff);
