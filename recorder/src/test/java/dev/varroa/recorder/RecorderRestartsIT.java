@@ -9,7 +9,12 @@ import static org.awaitility.Awaitility.await;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.builds.v1.BuildEvent;
 import dev.varroa.protocol.builds.v1.RunStarted;
+import dev.varroa.testfixtures.nats.NatsServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
+import dev.varroa.testfixtures.process.Executable;
+import dev.varroa.testfixtures.process.LocalProcess;
+import dev.varroa.testfixtures.process.LoopbackPort;
+import dev.varroa.testfixtures.process.ThrowawayDirectory;
 import dev.varroa.testfixtures.postgres.PostgresServer;
 import dev.varroa.testfixtures.postgres.PostgresServerExtension;
 import io.nats.client.Connection;
@@ -98,6 +103,49 @@ class RecorderRestartsIT {
         assertEverythingRecordedOnce(rows, controller, 80);
       }
     }
+  }
+
+  @Test
+  void aNatsRestartMidStreamLosesNothing() throws Exception {
+    String url = POSTGRES.server().createDatabase("nats_restart");
+    RecordedRows rows = RecordedRows.of(POSTGRES.server(), url);
+    ControllerIdentity controller = new ControllerIdentity("team-a", "ci", UUID.randomUUID().toString());
+    // A nats-server of its own: the same port and store directory across the restart, as a pod with its volume.
+    try (ThrowawayDirectory store = ThrowawayDirectory.create("varroa-recorder-nats-")) {
+      int port = LoopbackPort.pickFree();
+      String natsUrl = "nats://" + LoopbackPort.HOST + ":" + port;
+      LocalProcess server = startNats(store, port);
+      RecorderSettings settings = RecorderSettings.of(url, POSTGRES.server().user(), POSTGRES.server().password(), natsUrl)
+          .withHealthPort(0);
+      try (Recorder recorder = Recorder.start(settings)) {
+        try (Connection nats = new NatsServer(natsUrl).connect()) {
+          publishGroups(nats, controller, 0, 40);
+        }
+        await().atMost(RECOVERED_WITHIN).until(() -> safeCount(rows, controller) >= 10);
+        server.close();
+        await().atMost(RECOVERED_WITHIN).until(() -> readyz(recorder) == 503);
+        server = startNats(store, port);
+        try (Connection nats = new NatsServer(natsUrl).connect()) {
+          publishGroups(nats, controller, 40, 80);
+        }
+        assertEverythingRecordedOnce(rows, controller, 80);
+        await().atMost(RECOVERED_WITHIN).until(() -> readyz(recorder) == 200);
+      } finally {
+        server.close();
+      }
+    }
+  }
+
+  private static LocalProcess startNats(ThrowawayDirectory store, int port) throws InterruptedException {
+    NatsServer server = new NatsServer("nats://" + LoopbackPort.HOST + ":" + port);
+    return LocalProcess.start("nats-server", List.of(Executable.require("nats-server", "nats-server").toString(),
+        "-a", LoopbackPort.HOST, "-p", Integer.toString(port), "-js", "-sd", store.resolve("jetstream").toString()),
+        store.resolve("nats-server.log"), Duration.ofSeconds(30), () -> {
+          try (Connection probe = server.connect()) {
+            probe.jetStreamManagement().getAccountStatistics();
+            return true;
+          }
+        });
   }
 
   @Test
