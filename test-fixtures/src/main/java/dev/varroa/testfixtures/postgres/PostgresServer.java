@@ -2,7 +2,7 @@ package dev.varroa.testfixtures.postgres;
 
 /**
  * A running PostgreSQL cluster as tests see it: a database and a password user made for the test, the
- * JDBC URL on 127.0.0.1, and control of the same cluster (stop, crash, start again on the same port and
+ * JDBC URL on 127.0.0.1, and control of the same cluster (stop, crash, kill, start again on the same port and
  * data directory) for tests and benchmarks that take the database away mid-stream.
  */
 public final class PostgresServer {
@@ -61,6 +61,11 @@ public final class PostgresServer {
     /** Stops as a crash would ({@code pg_ctl stop -m immediate}): no checkpoint, recovery at the next start. */
     public void crash() throws InterruptedException {
         process.stop("immediate");
+    }
+
+    /** Kills the postmaster and every backend with SIGKILL, as {@code kill -9} would; the next start recovers. */
+    public void kill() throws InterruptedException {
+        process.killServer();
     }
 
     /** Starts the same cluster again on the same port; returns once it accepts connections. */

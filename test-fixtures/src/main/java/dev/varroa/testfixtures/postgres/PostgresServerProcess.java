@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipalLookupService;
@@ -16,7 +18,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One PostgreSQL cluster made by {@code initdb} in a throwaway directory and run by {@code pg_ctl}: data in
@@ -59,8 +64,14 @@ public final class PostgresServerProcess implements ClassScopedFixtureExtension.
                 "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--no-locale", "--no-sync"));
         process.startServer();
         String password = randomPassword();
-        process.psql("CREATE ROLE " + USER + " LOGIN PASSWORD '" + password + "'");
-        process.psql("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+        try {
+            process.psql("CREATE ROLE " + USER + " LOGIN PASSWORD '" + password + "'");
+            process.psql("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+        } catch (RuntimeException | InterruptedException e) {
+            // The server must not outlive a failed start; its directory stays for the logs.
+            process.killServer();
+            throw e;
+        }
         process.server = new PostgresServer(process, process.port, DATABASE, USER, password);
         return process;
     }
@@ -77,8 +88,21 @@ public final class PostgresServerProcess implements ClassScopedFixtureExtension.
                 "-t", Long.toString(COMMAND_DEADLINE.toSeconds()), "stop"));
     }
 
+    /** True while the postmaster named in postmaster.pid lives (a killed one leaves the file behind). */
     boolean isRunning() {
-        return Files.exists(dataDirectory().resolve("postmaster.pid"));
+        return postmaster().map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private Optional<ProcessHandle> postmaster() {
+        Path pidFile = dataDirectory().resolve("postmaster.pid");
+        try {
+            List<String> lines = Files.readAllLines(pidFile);
+            return lines.isEmpty() ? Optional.empty() : ProcessHandle.of(Long.parseLong(lines.get(0).strip()));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("cannot read " + pidFile + ": " + e, e);
+        }
     }
 
     void createDatabase(String name, String owner) throws InterruptedException {
@@ -103,7 +127,7 @@ public final class PostgresServerProcess implements ClassScopedFixtureExtension.
         Process process;
         try {
             Files.writeString(log, "$ " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             process = new ProcessBuilder(command)
                     .directory(directory.path().toFile())
                     .redirectErrorStream(true)
@@ -139,25 +163,30 @@ public final class PostgresServerProcess implements ClassScopedFixtureExtension.
                 try {
                     stop("immediate");
                 } catch (IllegalStateException immediateFailed) {
-                    killPostmaster();
+                    killServer();
                 }
             }
         }
         directory.close();
     }
 
-    private void killPostmaster() throws InterruptedException {
-        try {
-            long pid = Long.parseLong(Files.readAllLines(dataDirectory().resolve("postmaster.pid")).get(0).strip());
-            var handle = ProcessHandle.of(pid);
-            if (handle.isPresent()) {
-                handle.get().descendants().forEach(ProcessHandle::destroyForcibly);
-                handle.get().destroyForcibly();
-                handle.get().onExit().get(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    /** SIGKILL to the postmaster and every backend, as kill -9 of the whole server; the next start recovers. */
+    void killServer() throws InterruptedException {
+        Optional<ProcessHandle> postmaster = postmaster();
+        if (postmaster.isEmpty()) {
+            return;
+        }
+        // The backends first: a surviving backend keeps the shared memory and the next start refuses to run.
+        List<ProcessHandle> tree = new ArrayList<>(postmaster.get().descendants().toList());
+        tree.add(postmaster.get());
+        tree.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle process : tree) {
+            try {
+                process.onExit().get(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("PostgreSQL process " + process.pid() + " in " + directory
+                        + " survived SIGKILL for " + KILL_WAIT, e);
             }
-        } catch (IOException | RuntimeException | java.util.concurrent.ExecutionException
-                | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot stop the PostgreSQL in " + directory + ": " + e, e);
         }
     }
 

@@ -30,7 +30,7 @@ class PostgresServerIT {
     }
 
     @Test
-    void keepsCommittedRowsAcrossAStopAndACrash(PostgresServer postgres) throws Exception {
+    void keepsCommittedRowsAcrossAStopACrashAndAKill(PostgresServer postgres) throws Exception {
         String url = postgres.createDatabase("restarts");
         try (Connection connection = DriverManager.getConnection(url, postgres.user(), postgres.password());
                 Statement statement = connection.createStatement()) {
@@ -49,10 +49,17 @@ class PostgresServerIT {
         postgres.crash();
         postgres.start();
         try (Connection connection = DriverManager.getConnection(url, postgres.user(), postgres.password());
+                Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO kept VALUES (3)");
+        }
+        postgres.kill();
+        assertThat(postgres.isRunning()).isFalse();
+        postgres.start();
+        try (Connection connection = DriverManager.getConnection(url, postgres.user(), postgres.password());
                 Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery("SELECT count(*) FROM kept")) {
             result.next();
-            assertThat(result.getInt(1)).isEqualTo(2);
+            assertThat(result.getInt(1)).isEqualTo(3);
         }
     }
 }
