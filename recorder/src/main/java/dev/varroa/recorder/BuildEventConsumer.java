@@ -7,6 +7,7 @@ import dev.varroa.protocol.bus.Redaction;
 import dev.varroa.protocol.bus.v1.BuildEventGroup;
 import dev.varroa.recorder.bus.RecorderBus;
 import dev.varroa.recorder.store.BuildEventWriter;
+import dev.varroa.recorder.store.DatabaseErrors;
 import io.nats.client.ConsumerContext;
 import io.nats.client.FetchConsumeOptions;
 import io.nats.client.FetchConsumer;
@@ -130,7 +131,7 @@ final class BuildEventConsumer implements AutoCloseable {
         databaseHealth.accept(false);
       }
       LOG.warn("event=build_event_group_not_written subject={} sqlState={} retryIn={} error=\"{}\"",
-          message.getSubject(), e.getSQLState(), backoff, e.getMessage());
+          message.getSubject(), e.getSQLState(), backoff, DatabaseErrors.describe(e));
       message.nakWithDelay(backoff);
       return false;
     }

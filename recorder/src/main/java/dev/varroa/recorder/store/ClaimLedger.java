@@ -53,7 +53,7 @@ public final class ClaimLedger {
     } catch (SQLException e) {
       LOG.warn("event=claim_database_error controller={}/{} job=\"{}\" runId=\"{}\" sqlState={} error=\"{}\"",
           claim.getController().getNamespace(), claim.getController().getName(), claim.getClaim().getJob(),
-          claim.getClaim().getRunId(), e.getSQLState(), e.getMessage());
+          claim.getClaim().getRunId(), e.getSQLState(), DatabaseErrors.describe(e));
       return ClaimDecision.newBuilder().setDecision(RETRY).setCode(CODE_OK)
           .setRetryAfterMillis(DATABASE_ERROR_RETRY_AFTER.toMillis())
           .setReason("the build record store cannot be reached; ask again").build();
