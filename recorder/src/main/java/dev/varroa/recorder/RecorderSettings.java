@@ -39,7 +39,7 @@ public record RecorderSettings(
   public RecorderSettings {
     if (dsn == null || dsn.isBlank()) {
       throw new IllegalArgumentException("VARROA_RECORDER_DSN is not set: give the PostgreSQL JDBC URL, e.g. "
-          + "jdbc:postgresql://varroa-recordstore-rw:5432/varroa");
+          + "jdbc:postgresql://db.example.internal:5432/varroa");
     }
     if (!dsn.startsWith(DSN_PREFIX) || dsn.length() == DSN_PREFIX.length()) {
       throw new IllegalArgumentException("VARROA_RECORDER_DSN must be a PostgreSQL JDBC URL such as "
