@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo run against, idempotently, outside the repository:
 # Debian's nats-server and docker-registry, umoci, skopeo and jq (for `make images`), and
-# kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules.
+# kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules, and Debian's postgresql
+# with the OS user the PostgreSQL fixture runs it as.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -26,5 +27,6 @@ if (( ${#missing[@]} )); then
     || die "apt-get install ${missing[*]} failed"
 fi
 
+"$here/postgres/install.sh"
 "$here/kube/install.sh"
 "$here/helm/install.sh"

@@ -25,6 +25,15 @@ public final class ThrowawayDirectory implements AutoCloseable {
         }
     }
 
+    /** The same, under {@code parent} instead of java.io.tmpdir. */
+    public static ThrowawayDirectory create(Path parent, String prefix) {
+        try {
+            return new ThrowawayDirectory(Files.createTempDirectory(parent, prefix));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory with prefix " + prefix + " in " + parent, e);
+        }
+    }
+
     public Path path() {
         return path;
     }

@@ -1,0 +1,149 @@
+package dev.varroa.recorder;
+
+import dev.varroa.protocol.BusTopology;
+import dev.varroa.recorder.bus.RecorderBus;
+import dev.varroa.recorder.store.BuildEventWriter;
+import dev.varroa.recorder.store.ClaimLedger;
+import dev.varroa.recorder.store.RecordStore;
+import io.nats.client.JetStreamApiException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running recorder: the schema migrated, the durable consumer on varroa_builds writing PostgreSQL, the ledger
+ * answering claims, and the probes. Everything it knows is in PostgreSQL; a new recorder carries on from there.
+ */
+public final class Recorder implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
+
+  static final Duration MIGRATION_RETRY_START = Duration.ofSeconds(1);
+  static final Duration MIGRATION_RETRY_CAP = Duration.ofSeconds(30);
+  /** How often /readyz's view of PostgreSQL is refreshed when nothing else touched the database. */
+  static final Duration DATABASE_CHECK_INTERVAL = Duration.ofSeconds(5);
+
+  private final HealthEndpoint health;
+  private final RecordStore store;
+  private final RecorderBus bus;
+  private final BuildEventConsumer consumer;
+  private final LedgerResponder ledger;
+  private final ScheduledExecutorService checks;
+  private final AtomicBoolean stopped = new AtomicBoolean();
+
+  private Recorder(HealthEndpoint health, RecordStore store, RecorderBus bus, BuildEventConsumer consumer,
+      LedgerResponder ledger, ScheduledExecutorService checks) {
+    this.health = health;
+    this.store = store;
+    this.bus = bus;
+    this.consumer = consumer;
+    this.ledger = ledger;
+    this.checks = checks;
+  }
+
+  /**
+   * Opens the probes, migrates the schema (waiting for PostgreSQL with backoff), connects to NATS (must be reachable
+   * now), makes sure of the stream and its consumer, then starts consuming and answering claims.
+   */
+  public static Recorder start(RecorderSettings settings) throws IOException, InterruptedException {
+    AtomicBoolean databaseUp = new AtomicBoolean();
+    AtomicBoolean natsStarted = new AtomicBoolean();
+    RecorderBus[] busHolder = new RecorderBus[1];
+    HealthEndpoint health = new HealthEndpoint(settings.healthPort(), () -> {
+      if (!databaseUp.get()) {
+        return Optional.of("waiting for PostgreSQL (VARROA_RECORDER_DSN)");
+      }
+      if (!natsStarted.get() || !busHolder[0].isConnected()) {
+        return Optional.of("waiting for NATS (VARROA_NATS_URL)");
+      }
+      return Optional.empty();
+    });
+    RecordStore store = RecordStore.open(settings);
+    RecorderBus bus = null;
+    try {
+      migrateWhenReachable(store);
+      databaseUp.set(true);
+      bus = RecorderBus.open(settings);
+      busHolder[0] = bus;
+      natsStarted.set(true);
+      BusTopology.ensure(bus.connection());
+      BuildEventConsumer consumer = new BuildEventConsumer(bus,
+          new BuildEventWriter(store.dataSource(), settings.clusterName()), databaseUp::set);
+      LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
+      bus.onConnection(ledger::subscribe);
+      consumer.start();
+      ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "varroa-recorder-checks");
+        thread.setDaemon(true);
+        return thread;
+      });
+      checks.scheduleWithFixedDelay(() -> databaseUp.set(store.reachable()), DATABASE_CHECK_INTERVAL.toMillis(),
+          DATABASE_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
+          RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
+      return new Recorder(health, store, bus, consumer, ledger, checks);
+    } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
+      if (bus != null) {
+        bus.close();
+      }
+      store.close();
+      health.close();
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      if (e instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      throw new IOException("the recorder could not start: " + e.getMessage(), e);
+    }
+  }
+
+  // PostgreSQL may start after the recorder (a fresh installation): wait for it rather than crash-loop.
+  private static void migrateWhenReachable(RecordStore store) throws InterruptedException {
+    Duration wait = MIGRATION_RETRY_START;
+    while (true) {
+      try {
+        store.migrate();
+        return;
+      } catch (RuntimeException e) {
+        LOG.warn("event=schema_migration_failed retryIn={} error=\"{}\"", wait, rootMessage(e));
+      }
+      Thread.sleep(wait.toMillis());
+      Duration doubled = wait.multipliedBy(2);
+      wait = doubled.compareTo(MIGRATION_RETRY_CAP) > 0 ? MIGRATION_RETRY_CAP : doubled;
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root.getMessage();
+  }
+
+  public int healthPort() {
+    return health.port();
+  }
+
+  /** Stops pulling, answers no more claims, closes NATS and the pool. Unacked groups are redelivered to the next recorder. */
+  @Override
+  public void close() throws InterruptedException {
+    if (!stopped.compareAndSet(false, true)) {
+      return;
+    }
+    LOG.info("event=recorder_stopping");
+    checks.shutdownNow();
+    consumer.close();
+    ledger.close();
+    bus.close();
+    store.close();
+    health.close();
+  }
+}

@@ -1,0 +1,95 @@
+package dev.varroa.recorder.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.varroa.recorder.RecorderSettings;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The recorder's PostgreSQL: a HikariCP pool (it replaces connections broken by a database restart) and the
+ * schema, brought up to date by the Flyway migrations in {@code db/migration} before anything is written.
+ */
+public final class RecordStore implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RecordStore.class);
+
+  /** A claim must be answered within the gateway's 4 s budget, so waiting for a connection stays well below it. */
+  static final Duration CONNECTION_WAIT = Duration.ofMillis(1500);
+  static final Duration VALIDATION_TIMEOUT = Duration.ofSeconds(1);
+  /** A database that stops answering mid-query fails the query instead of holding the consumer forever. */
+  static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
+  static final int POOL_SIZE = 6;
+
+  private final HikariDataSource pool;
+
+  private RecordStore(HikariDataSource pool) {
+    this.pool = pool;
+  }
+
+  /** Makes the pool without connecting: the database may come up after the recorder. */
+  public static RecordStore open(RecorderSettings settings) {
+    HikariConfig config = new HikariConfig();
+    if (settings.dbPasswordFile() != null) {
+      PasswordFileDataSource source = new PasswordFileDataSource(settings.dbPasswordFile());
+      source.setURL(settings.dsn());
+      if (settings.dbUser() != null) {
+        source.setUser(settings.dbUser());
+      }
+      source.setSocketTimeout((int) SOCKET_TIMEOUT.toSeconds());
+      source.setApplicationName("varroa-recorder");
+      config.setDataSource(source);
+    } else {
+      config.setJdbcUrl(settings.dsn());
+      if (settings.dbUser() != null) {
+        config.setUsername(settings.dbUser());
+      }
+      if (settings.dbPassword() != null) {
+        config.setPassword(settings.dbPassword());
+      }
+      config.addDataSourceProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT.toSeconds()));
+      config.addDataSourceProperty("ApplicationName", "varroa-recorder");
+    }
+    config.setPoolName("varroa-recorder");
+    config.setMaximumPoolSize(POOL_SIZE);
+    config.setConnectionTimeout(CONNECTION_WAIT.toMillis());
+    config.setValidationTimeout(VALIDATION_TIMEOUT.toMillis());
+    config.setAutoCommit(false);
+    // Negative: no connection is attempted while the pool is built; the first use reports the failure.
+    config.setInitializationFailTimeout(-1);
+    return new RecordStore(new HikariDataSource(config));
+  }
+
+  /** Applies the pending migrations; throws when the database cannot be reached or a migration fails. */
+  public void migrate() {
+    var result = Flyway.configure()
+        .dataSource(pool)
+        .locations("classpath:db/migration")
+        .load()
+        .migrate();
+    LOG.info("event=schema_migrated applied={} version={}", result.migrationsExecuted, result.targetSchemaVersion);
+  }
+
+  public DataSource dataSource() {
+    return pool;
+  }
+
+  /** One round trip to the database within the validation timeout. */
+  public boolean reachable() {
+    try (Connection connection = pool.getConnection()) {
+      return connection.isValid((int) VALIDATION_TIMEOUT.toSeconds());
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}
