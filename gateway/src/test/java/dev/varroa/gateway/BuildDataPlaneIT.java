@@ -162,12 +162,12 @@ class BuildDataPlaneIT {
 
       stream.send(MiteMessage.newBuilder().setSchedules(inventory).build());
       await().atMost(REPLY).until(() -> BuildEvents.stored(recorder, subject) == 1);
+      MessageInfo message = BuildEvents.last(recorder, subject);
       stream.send(BuildEvents.batch(after));
 
-      MessageInfo message = BuildEvents.last(recorder, subject);
       assertThat(message.getHeaders().getFirst("Nats-Msg-Id"))
           .isEqualTo(BuildEventMessageId.of(mite.identity(), inventory));
-      BuildEventGroup group = BuildEvents.group(BuildEvents.last(recorder, subject));
+      BuildEventGroup group = BuildEvents.group(message);
       assertThat(group.getSchedules()).isEqualTo(inventory);
       assertThat(group.getEventsList()).isEmpty();
       assertThat(group.getController()).isEqualTo(mite.identity().toRef());
