@@ -142,6 +142,11 @@ public final class Gateway implements AutoCloseable {
     return settings.gatewayId();
   }
 
+  /** Whether the NATS connection is up right now (jnats reconnects by itself while it is not). */
+  public boolean natsConnected() {
+    return bus.isConnected();
+  }
+
   /** Graceful stop: refuses new calls, ends every stream, deletes its routes and presence, closes NATS. */
   @Override
   public void close() throws InterruptedException {

@@ -54,6 +54,11 @@ public final class LedgerClaimRelay {
         .build()
         .toByteArray();
     long started = System.nanoTime();
+    if (!bus.isConnected()) {
+      // jnats would hold the request until it reconnects; the plugin's retry schedule serves it better.
+      return CompletableFuture.completedFuture(unavailable(controller, claim, started,
+          "the gateway has no NATS connection to reach the build ledger on " + BusNames.LEDGER_CLAIM_SUBJECT));
+    }
     CompletableFuture<Message> reply;
     try {
       reply = bus.connection().requestWithTimeout(BusNames.LEDGER_CLAIM_SUBJECT, request, budget);
@@ -105,15 +110,19 @@ public final class LedgerClaimRelay {
       return unavailable(controller, claim, started, "the build ledger's reply carries neither a decision nor a code");
     }
     LOG.debug("event=claim_decided gateway={} controller={} run={} job=\"{}\" decision={} code={} buildNumber={} "
-            + "millis={}", gatewayId, controller.routeKey(), claim.getRunId(), claim.getJob(), decision.getDecision(),
-        decision.getCode(), decision.getBuildNumber(), elapsedMillis(started));
+            + "millis={}", gatewayId, controller.routeKey(), claim.getRunId(), quotable(claim.getJob()),
+        decision.getDecision(), decision.getCode(), decision.getBuildNumber(), elapsedMillis(started));
     return decision;
   }
 
   private ClaimDecision unavailable(ControllerIdentity controller, ClaimRequest claim, long started, String reason) {
     LOG.warn("event=claim_unavailable gateway={} controller={} run={} job=\"{}\" millis={} reason=\"{}\"", gatewayId,
-        controller.routeKey(), claim.getRunId(), claim.getJob(), elapsedMillis(started), reason);
+        controller.routeKey(), claim.getRunId(), quotable(claim.getJob()), elapsedMillis(started), reason);
     return ClaimDecision.newBuilder().setDecision("").setCode(UNAVAILABLE).setReason(reason).build();
+  }
+
+  private static String quotable(String value) {
+    return value.replace('"', '\'');
   }
 
   private static long elapsedMillis(long startedNanos) {
