@@ -246,13 +246,14 @@ public record GatewaySettings(
     } catch (DateTimeParseException | ArithmeticException e) {
       parsed = null;
     }
+    String byDefault = fallback.toString().substring(2).toLowerCase(Locale.ROOT);
     if (parsed == null) {
       throw new IllegalArgumentException(name + "='" + value + "' is not a duration: give seconds (e.g. 10 or 2.5) "
-          + "or ISO-8601 (e.g. PT10S); unset it for the default " + fallback.toString().substring(2).toLowerCase(Locale.ROOT));
+          + "or ISO-8601 (e.g. PT10S); unset it for the default " + byDefault);
     }
     if (parsed.isZero() || parsed.isNegative()) {
       throw new IllegalArgumentException(name + "='" + value + "' must be longer than zero; unset it for the default "
-          + fallback.toString().substring(2).toLowerCase(Locale.ROOT));
+          + byDefault);
     }
     return parsed;
   }

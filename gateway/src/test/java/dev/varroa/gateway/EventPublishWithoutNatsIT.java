@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** NATS stops under a connected mite: a claim is answered UNAVAILABLE at once, a batch waits the publish wait and ends the stream. */
+/**
+ * NATS stops under a connected mite: a claim is answered UNAVAILABLE at once, and a batch waits out the
+ * publish wait, then ends the stream.
+ */
 class EventPublishWithoutNatsIT {
 
   private static final Duration SHORT_WAIT = Duration.ofMillis(1500);
