@@ -1,5 +1,7 @@
 package dev.varroa.gateway;
 
+import dev.varroa.gateway.builds.BuildEventPublisher;
+import dev.varroa.gateway.builds.LedgerClaimRelay;
 import dev.varroa.gateway.bus.BusConnection;
 import dev.varroa.gateway.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusTrust;
@@ -96,8 +98,10 @@ public final class Gateway implements AutoCloseable {
       QueuedCommandRunner queued = new QueuedCommandRunner(id, bus, sessions, settings.queuedCommandAckWait(),
           settings.ackProgressInterval(), pool, timers, clock);
       CommandRelay relay = new CommandRelay(id, bus, sessions, routes, presence, pool, clock);
+      BuildEventPublisher events = new BuildEventPublisher(bus, id, settings.eventPublishWait(), timers, pool);
+      LedgerClaimRelay claims = new LedgerClaimRelay(bus, id, settings.clusterName(), settings.claimLedgerWait(), pool);
       MiteChannelService channel = new MiteChannelService(id, settings.heartbeatInterval(), sessions, routes, ca, bus,
-          timers, pool, clock, queued::sessionStarted, crashed::get);
+          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims);
 
       presence.refresh();
       bus.addListener(degradation);
@@ -114,8 +118,10 @@ public final class Gateway implements AutoCloseable {
           .addService(ServerInterceptors.intercept(channel, new PeerIdentityInterceptor(clock)))
           .build()
           .start();
-      LOG.info("event=gateway_started gateway={} listen={}:{} nats={}", id, settings.listenHost(), server.getPort(),
-          settings.natsUrl());
+      LOG.info("event=gateway_started gateway={} listen={}:{} nats={} cluster={} eventPublishWait=\"{}\" "
+          + "claimLedgerWait=\"{}\"", id, settings.listenHost(), server.getPort(), settings.natsUrl(),
+          settings.clusterName(), BuildEventPublisher.seconds(settings.eventPublishWait()),
+          BuildEventPublisher.seconds(settings.claimLedgerWait()));
       return new Gateway(settings, server, bus, sessions, presence, timers, pool, crashed);
     } catch (IOException | JetStreamApiException | TimeoutException | RuntimeException e) {
       timers.shutdownNow();
@@ -134,6 +140,11 @@ public final class Gateway implements AutoCloseable {
 
   public String gatewayId() {
     return settings.gatewayId();
+  }
+
+  /** Whether the NATS connection is up right now (jnats reconnects by itself while it is not). */
+  public boolean natsConnected() {
+    return bus.isConnected();
   }
 
   /** Graceful stop: refuses new calls, ends every stream, deletes its routes and presence, closes NATS. */

@@ -1,14 +1,18 @@
 package dev.varroa.gateway;
 
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * How a gateway runs. Production reads it from the environment ({@link #fromEnv()}); tests build it
@@ -22,6 +26,9 @@ import java.util.Objects;
  * @param tlsCertFile the gateway's server certificate chain (PEM); null to have the CA issue one at start
  * @param tlsDnsNames names a self-issued server certificate carries (when tlsCertFile is null)
  * @param tlsIpAddresses addresses a self-issued server certificate carries (when tlsCertFile is null)
+ * @param clusterName the installation's cluster name, stamped on every build event group and ledger claim
+ * @param eventPublishWait how long one event group may wait for room on varroa_builds before the stream ends
+ * @param claimLedgerWait how long a claim waits for the ledger's decision before it is answered UNAVAILABLE
  */
 public record GatewaySettings(
     String gatewayId,
@@ -40,7 +47,10 @@ public record GatewaySettings(
     List<String> tlsIpAddresses,
     Duration heartbeatInterval,
     Duration queuedCommandAckWait,
-    Duration ackProgressInterval) {
+    Duration ackProgressInterval,
+    String clusterName,
+    Duration eventPublishWait,
+    Duration claimLedgerWait) {
 
   /** "Gateway reachability on TCP 9090" */
   public static final int DEFAULT_PORT = 9090;
@@ -51,6 +61,15 @@ public record GatewaySettings(
   public static final Duration QUEUED_COMMAND_ACK_WAIT = Duration.ofSeconds(60);
   /** "The gateway extends the 60-second ack wait ... every 15 seconds" */
   public static final Duration ACK_PROGRESS_INTERVAL = Duration.ofSeconds(15);
+  /** VARROA_CLUSTER_NAME when unset: a single-cluster installation. */
+  public static final String DEFAULT_CLUSTER_NAME = "local";
+  /** "VARROA_EVENT_PUBLISH_WAIT (default 10 s) bounds the wait for queue room" */
+  public static final Duration EVENT_PUBLISH_WAIT = Duration.ofSeconds(10);
+  /** "Gateway request to the recorder: 4 s" (the last hop of the claim budget) */
+  public static final Duration CLAIM_LEDGER_WAIT = Duration.ofSeconds(4);
+  // The cluster name is a NATS subject token elsewhere (activity.<cluster>...), so no dots, wildcards or spaces.
+  private static final Pattern CLUSTER_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+  private static final Pattern SECONDS = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
   public GatewaySettings {
     requireText(gatewayId, "gatewayId (VARROA_GATEWAY_ID)");
@@ -74,6 +93,13 @@ public record GatewaySettings(
     requirePositive(heartbeatInterval, "heartbeatInterval");
     requirePositive(queuedCommandAckWait, "queuedCommandAckWait");
     requirePositive(ackProgressInterval, "ackProgressInterval");
+    if (clusterName == null || !CLUSTER_NAME.matcher(clusterName).matches()) {
+      throw new IllegalArgumentException("VARROA_CLUSTER_NAME='" + clusterName + "' is not a cluster name: use "
+          + "letters, digits, '-' and '_' only (it is a NATS subject token), or leave it unset for '"
+          + DEFAULT_CLUSTER_NAME + "'");
+    }
+    requirePositive(eventPublishWait, "eventPublishWait (VARROA_EVENT_PUBLISH_WAIT)");
+    requirePositive(claimLedgerWait, "claimLedgerWait (VARROA_CLAIM_LEDGER_WAIT)");
     if (ackProgressInterval.compareTo(queuedCommandAckWait) >= 0) {
       throw new IllegalArgumentException("the ack progress interval (" + ackProgressInterval + ") must be shorter "
           + "than the ack wait (" + queuedCommandAckWait + ") or a slow command is redelivered");
@@ -84,26 +110,26 @@ public record GatewaySettings(
   public static GatewaySettings of(String gatewayId, String natsUrl, Path caCertFile, Path caKeyFile) {
     return new GatewaySettings(gatewayId, DEFAULT_LISTEN_HOST, DEFAULT_PORT, natsUrl, null, null, null, null, caCertFile,
         caKeyFile, null, null, defaultDnsNames(), List.of("127.0.0.1"), HEARTBEAT_INTERVAL, QUEUED_COMMAND_ACK_WAIT,
-        ACK_PROGRESS_INTERVAL);
+        ACK_PROGRESS_INTERVAL, DEFAULT_CLUSTER_NAME, EVENT_PUBLISH_WAIT, CLAIM_LEDGER_WAIT);
   }
 
   public GatewaySettings withListen(String host, int port) {
     return new GatewaySettings(gatewayId, host, port, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile, caCertFile, caKeyFile,
         tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
-        ackProgressInterval);
+        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   public GatewaySettings withNatsCredentialFiles(Path userFile, Path passwordFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, null, userFile, passwordFile, natsCaFile, caCertFile,
         caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
-        ackProgressInterval);
+        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   /** The user as a value and the password from a file, as the chart mounts them. */
   public GatewaySettings withNatsUser(String user, Path passwordFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, user, null, passwordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   private static String blankToNull(String value) {
@@ -113,31 +139,49 @@ public record GatewaySettings(
   public GatewaySettings withNatsCaFile(Path caFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, caFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   public GatewaySettings withTlsFiles(Path certFile, Path keyFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, certFile, keyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   public GatewaySettings withTlsNames(List<String> dnsNames, List<String> ipAddresses) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, dnsNames, ipAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   public GatewaySettings withHeartbeatInterval(Duration interval) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, interval,
-        queuedCommandAckWait, ackProgressInterval);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
   }
 
   public GatewaySettings withQueuedCommandTiming(Duration ackWait, Duration progressInterval) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, ackWait,
-        progressInterval);
+        progressInterval, clusterName, eventPublishWait, claimLedgerWait);
+  }
+
+  public GatewaySettings withClusterName(String name) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
+        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval, name, eventPublishWait, claimLedgerWait);
+  }
+
+  public GatewaySettings withEventPublishWait(Duration wait) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
+        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval, clusterName, wait, claimLedgerWait);
+  }
+
+  public GatewaySettings withClaimLedgerWait(Duration wait) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
+        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, wait);
   }
 
   /** Reads the process environment; see {@link #fromEnv(Map)} for the variables. */
@@ -150,7 +194,9 @@ public record GatewaySettings(
    * VARROA_NATS_URL (required), VARROA_NATS_USER or VARROA_NATS_USER_FILE, VARROA_NATS_PASSWORD_FILE, VARROA_NATS_CA_FILE,
    * VARROA_CA_CERT_FILE and VARROA_CA_KEY_FILE (required), VARROA_TLS_CERT_FILE and VARROA_TLS_KEY_FILE
    * (optional pair), VARROA_TLS_DNS_NAMES and VARROA_TLS_IP_ADDRESSES (comma lists for a self-issued
-   * server certificate; default: host name and localhost, 127.0.0.1).
+   * server certificate; default: host name and localhost, 127.0.0.1), VARROA_CLUSTER_NAME (default local),
+   * VARROA_EVENT_PUBLISH_WAIT (default 10 s) and VARROA_CLAIM_LEDGER_WAIT (default 4 s), durations given as
+   * seconds ({@code 2.5}) or ISO-8601 ({@code PT2.5S}).
    */
   public static GatewaySettings fromEnv(Map<String, String> env) {
     String gatewayId = env.getOrDefault("VARROA_GATEWAY_ID", hostName());
@@ -174,7 +220,42 @@ public record GatewaySettings(
         Path.of(required(env, "VARROA_CA_KEY_FILE")), path(env, "VARROA_TLS_CERT_FILE"),
         path(env, "VARROA_TLS_KEY_FILE"), dnsNames.isEmpty() ? defaultDnsNames() : dnsNames,
         ips.isEmpty() && dnsNames.isEmpty() ? List.of("127.0.0.1") : ips, HEARTBEAT_INTERVAL,
-        QUEUED_COMMAND_ACK_WAIT, ACK_PROGRESS_INTERVAL);
+        QUEUED_COMMAND_ACK_WAIT, ACK_PROGRESS_INTERVAL,
+        env.getOrDefault("VARROA_CLUSTER_NAME", "").isBlank() ? DEFAULT_CLUSTER_NAME
+            : env.get("VARROA_CLUSTER_NAME").strip(),
+        duration(env, "VARROA_EVENT_PUBLISH_WAIT", EVENT_PUBLISH_WAIT),
+        duration(env, "VARROA_CLAIM_LEDGER_WAIT", CLAIM_LEDGER_WAIT));
+  }
+
+  /** Seconds ({@code 10}, {@code 2.5}) or ISO-8601 ({@code PT10S}); unset or blank gives the fallback. */
+  static Duration duration(Map<String, String> env, String name, Duration fallback) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    String text = value.strip();
+    Duration parsed;
+    try {
+      if (SECONDS.matcher(text).matches()) {
+        parsed = Duration.ofNanos(new BigDecimal(text).movePointRight(9).longValueExact());
+      } else if (text.startsWith("P") || text.startsWith("p")) {
+        parsed = Duration.parse(text.toUpperCase(Locale.ROOT));
+      } else {
+        parsed = null;
+      }
+    } catch (DateTimeParseException | ArithmeticException e) {
+      parsed = null;
+    }
+    String byDefault = fallback.toString().substring(2).toLowerCase(Locale.ROOT);
+    if (parsed == null) {
+      throw new IllegalArgumentException(name + "='" + value + "' is not a duration: give seconds (e.g. 10 or 2.5) "
+          + "or ISO-8601 (e.g. PT10S); unset it for the default " + byDefault);
+    }
+    if (parsed.isZero() || parsed.isNegative()) {
+      throw new IllegalArgumentException(name + "='" + value + "' must be longer than zero; unset it for the default "
+          + byDefault);
+    }
+    return parsed;
   }
 
   private static String required(Map<String, String> env, String name) {

@@ -29,6 +29,55 @@ class GatewaySettingsTest {
     assertThat(settings.natsUserFile()).isNull();
     assertThat(settings.tlsCertFile()).isNull();
     assertThat(settings.tlsDnsNames()).contains("localhost");
+    assertThat(settings.clusterName()).isEqualTo("local");
+    assertThat(settings.eventPublishWait()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(settings.claimLedgerWait()).isEqualTo(Duration.ofSeconds(4));
+  }
+
+  @Test
+  void readsTheBuildDataPlaneVariablesAsSecondsOrIso8601() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.put("VARROA_CLUSTER_NAME", "eu-west_1");
+    env.put("VARROA_EVENT_PUBLISH_WAIT", "2.5");
+    env.put("VARROA_CLAIM_LEDGER_WAIT", "PT0.75S");
+
+    GatewaySettings settings = GatewaySettings.fromEnv(env);
+
+    assertThat(settings.clusterName()).isEqualTo("eu-west_1");
+    assertThat(settings.eventPublishWait()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(settings.claimLedgerWait()).isEqualTo(Duration.ofMillis(750));
+    assertThat(GatewaySettings.fromEnv(Map.of("VARROA_GATEWAY_ID", "g", "VARROA_NATS_URL", "nats://n:4222",
+        "VARROA_CA_CERT_FILE", "/ca.crt", "VARROA_CA_KEY_FILE", "/ca.key", "VARROA_EVENT_PUBLISH_WAIT", "30",
+        "VARROA_CLAIM_LEDGER_WAIT", "pt1m")).eventPublishWait()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void namesTheVariableAndTheFormatOfABadWait() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.put("VARROA_EVENT_PUBLISH_WAIT", "10 seconds");
+
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(env))
+        .hasMessageContaining("VARROA_EVENT_PUBLISH_WAIT='10 seconds' is not a duration")
+        .hasMessageContaining("2.5")
+        .hasMessageContaining("PT10S");
+
+    env.put("VARROA_EVENT_PUBLISH_WAIT", "10");
+    env.put("VARROA_CLAIM_LEDGER_WAIT", "0");
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(env))
+        .hasMessageContaining("VARROA_CLAIM_LEDGER_WAIT='0' must be longer than zero");
+
+    env.put("VARROA_CLAIM_LEDGER_WAIT", "PT-4S");
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(env)).hasMessageContaining("VARROA_CLAIM_LEDGER_WAIT");
+  }
+
+  @Test
+  void refusesAClusterNameThatIsNoSubjectToken() {
+    Map<String, String> env = new java.util.HashMap<>(MINIMAL);
+    env.put("VARROA_CLUSTER_NAME", "eu.west");
+
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(env))
+        .hasMessageContaining("VARROA_CLUSTER_NAME='eu.west'")
+        .hasMessageContaining("letters, digits");
   }
 
   @Test

@@ -130,6 +130,11 @@ final class MiteStream implements AutoCloseable {
     return message;
   }
 
+  /** True while no non-command message from the gateway waits to be read. */
+  boolean nothingReceived() {
+    return received.isEmpty();
+  }
+
   List<Command> commands() {
     return commands;
   }

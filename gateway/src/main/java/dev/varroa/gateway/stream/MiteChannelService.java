@@ -1,5 +1,7 @@
 package dev.varroa.gateway.stream;
 
+import dev.varroa.gateway.builds.BuildEventPublisher;
+import dev.varroa.gateway.builds.LedgerClaimRelay;
 import dev.varroa.gateway.bus.BusConnection;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.tls.PeerIdentity;
@@ -22,9 +24,11 @@ public final class MiteChannelService extends MiteChannelGrpc.MiteChannelImplBas
 
   public MiteChannelService(String gatewayId, Duration heartbeatInterval, MiteSessions sessions, RouteTable routes,
       CertificateAuthority ca, BusConnection bus, ScheduledExecutorService timers,
-      ExecutorService pool, Clock clock, Consumer<MiteSession> sessionStarted, BooleanSupplier routesRetained) {
+      ExecutorService pool, Clock clock, Consumer<MiteSession> sessionStarted, BooleanSupplier routesRetained,
+      String clusterName, BuildEventPublisher events, LedgerClaimRelay claims) {
     this.services = new StreamServices(gatewayId, heartbeatInterval, sessions, routes, ca,
-        new JenkinsTokenRelay(bus, gatewayId), timers, pool, clock, sessionStarted, routesRetained);
+        new JenkinsTokenRelay(bus, gatewayId), new BuildDataRelay(gatewayId, clusterName, events, claims, clock),
+        timers, pool, clock, sessionStarted, routesRetained);
   }
 
   @Override

@@ -43,6 +43,8 @@ public final class MiteSession {
   private final AtomicBoolean open = new AtomicBoolean(true);
   private volatile ObservedState observed;
   private volatile Runnable whenClosed = () -> { };
+  private final Object acknowledgementOrder = new Object();
+  private CompletableFuture<Void> lastAcknowledgement = CompletableFuture.completedFuture(null);
 
   MiteSession(ControllerIdentity identity, Instant certificateNotAfter, Hello hello,
       ServerCallStreamObserver<GatewayMessage> outbound, Executor pool, Clock clock) {
@@ -147,6 +149,26 @@ public final class MiteSession {
       return;
     }
     waiting.complete(result);
+  }
+
+  /**
+   * Sends the message once {@code ready} says true and every message queued here before it has been sent
+   * or dropped, so the mite sees acknowledgements in the order its batches arrived. False drops it.
+   */
+  void sendInArrivalOrder(CompletableFuture<Boolean> ready, GatewayMessage message) {
+    CompletableFuture<Boolean> decided = ready.exceptionally(failure -> {
+      LOG.warn("event=acknowledgement_dropped controller={} session={} error=\"{}\"", identity.routeKey(), sessionId,
+          failure.toString());
+      return false;
+    });
+    synchronized (acknowledgementOrder) {
+      lastAcknowledgement = lastAcknowledgement.thenCombine(decided, (earlier, send) -> {
+        if (send) {
+          send(message);
+        }
+        return null;
+      });
+    }
   }
 
   /** False when the stream is closed; a failed send closes it. */

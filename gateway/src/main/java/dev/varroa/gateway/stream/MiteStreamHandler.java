@@ -90,6 +90,9 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
       case RESULT -> current.resultArrived(message.getResult());
       case RENEW -> renew(current, message.getRenew());
       case TOKEN_REQUEST -> services.tokens().requestFor(current);
+      case EVENTS -> services.buildData().events(current, message.getEvents());
+      case SCHEDULES -> services.buildData().schedules(current, message.getSchedules());
+      case CLAIM -> services.buildData().claim(current, message.getClaim());
       case HELLO -> LOG.info("event=duplicate_hello_ignored controller={}", current.identity().routeKey());
       default -> LOG.debug("event=unknown_message_ignored controller={} case={}", current.identity().routeKey(),
           message.getBodyCase());
