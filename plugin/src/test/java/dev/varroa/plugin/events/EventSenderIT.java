@@ -60,7 +60,8 @@ class EventSenderIT {
     return spool;
   }
 
-  private void stop(EventSpool spool) throws Exception {
+  /** Jenkins stops: sender, client and spool close; the spool's files stay. */
+  private void stopJenkins() throws Exception {
     for (int i = open.size() - 1; i >= 0; i--) {
       open.remove(i).close();
     }
@@ -75,7 +76,7 @@ class EventSenderIT {
     emitter.runStarted("run-a", "team/app", 9, "built-in", 5, "timer");
     emitter.runQueued("run-b", "team/lib", 2, "user");
     await().atMost(Duration.ofSeconds(10)).until(() -> mite.received().size() >= 3);
-    stop(spool);
+    stopJenkins();
 
     mite.acknowledgeOnly(event -> true);
     EventSpool restarted = jenkins();
