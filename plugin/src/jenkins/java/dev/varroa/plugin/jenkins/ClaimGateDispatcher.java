@@ -29,7 +29,7 @@ public final class ClaimGateDispatcher extends QueueTaskDispatcher {
       id = new RunIdAction(BuildEventEmitter.newRunId(), item.getInQueueSince());
       item.addAction(id);
     }
-    GateAnswer answer = gate.canRun(item.getId(), id.getRunId(), job.getFullName());
+    GateAnswer answer = gate.canRun(item.getId(), id.getRunId(), job.getFullName(), job.getNextBuildNumber());
     if (answer instanceof GateAnswer.Held held) {
       return blockage(held.reason());
     }

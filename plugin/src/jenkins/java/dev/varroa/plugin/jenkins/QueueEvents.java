@@ -29,7 +29,7 @@ public final class QueueEvents extends QueueListener {
 
   @Override
   public void onLeft(Queue.LeftItem item) {
-    VarroaRuntime.core().claimGate().forget(item.getId());
+    VarroaRuntime.core().claimGate().forget(item.getId(), item.isCancelled());
     RunIdAction id = item.getAction(RunIdAction.class);
     if (item.isCancelled() && id != null) {
       VarroaRuntime.core().events().runAbandoned(id.getRunId());

@@ -15,6 +15,10 @@ import java.util.logging.Logger;
  * on the scheduler. A grant lets the item run with the granted build number; a refusal holds it with the ledger's
  * reason (asked again every 30 s, so a lifted hold lets it go); a retry or no decision holds it and asks again on
  * {@link ClaimRetrySchedule}. {@link #forget} drops an item's decision when it leaves the queue.
+ *
+ * <p>Jenkins gives a job's next build number to whichever of its runs starts next, so two granted items of one job
+ * must not be let go together: a granted item is released only once the job's previous released number was taken
+ * (the job's next build number moved past it) or its item was cancelled.
  */
 public final class ClaimGate {
 
@@ -27,6 +31,7 @@ public final class ClaimGate {
   private final Function<ClaimRequest, ClaimDecision> ask;
   private final TaskScheduler scheduler;
   private final Map<Long, Item> items = new ConcurrentHashMap<>();
+  private final Map<String, Released> released = new ConcurrentHashMap<>();
 
   public ClaimGate(boolean enabled, Function<ClaimRequest, ClaimDecision> ask, TaskScheduler scheduler) {
     this.enabled = enabled;
@@ -38,8 +43,12 @@ public final class ClaimGate {
     return enabled;
   }
 
-  /** The cached answer for a queued item; never blocks, never throws. The first call starts the ask. */
-  public GateAnswer canRun(long queueId, String runId, String job) {
+  /**
+   * The cached answer for a queued item; never blocks, never throws. The first call starts the ask.
+   *
+   * @param nextBuildNumber the job's next build number as Jenkins has it now
+   */
+  public GateAnswer canRun(long queueId, String runId, String job, long nextBuildNumber) {
     if (!enabled) {
       return new GateAnswer.Open();
     }
@@ -48,12 +57,27 @@ public final class ClaimGate {
     if (item.started.compareAndSet(false, true)) {
       scheduler.execute(() -> ask(item));
     }
-    return item.answer;
+    GateAnswer answer = item.answer;
+    if (answer instanceof GateAnswer.Granted granted) {
+      Released previous = released.get(job);
+      if (previous != null && previous.queueId != queueId && nextBuildNumber <= previous.buildNumber) {
+        return new GateAnswer.Held("granted build number " + granted.buildNumber() + "; waiting for build "
+            + previous.buildNumber + " of this job to start first");
+      }
+      released.put(job, new Released(queueId, granted.buildNumber()));
+    }
+    return answer;
   }
 
-  /** The item left the queue (it started, or was cancelled): its decision and pending asks go. */
-  public void forget(long queueId) {
+  /**
+   * The item left the queue: its decision and pending asks go. A cancelled item also gives up its place in its
+   * job's line; one that started keeps it until its run takes the granted number.
+   */
+  public void forget(long queueId, boolean cancelled) {
     items.remove(queueId);
+    if (cancelled) {
+      released.values().removeIf(release -> release.queueId == queueId);
+    }
   }
 
   /** How many queue items the gate holds a decision for. */
@@ -104,6 +128,9 @@ public final class ClaimGate {
 
   private static String seconds(Duration wait) {
     return BigDecimal.valueOf(wait.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+  }
+
+  private record Released(long queueId, long buildNumber) {
   }
 
   private static final class Item {

@@ -42,13 +42,13 @@ class ClaimGateIT {
       ClaimGate gate = new ClaimGate(true, client::claim, scheduler);
 
       for (int i = 0; i < 50; i++) {
-        assertThat(gate.canRun(77, "run-77", "team/app").mayRun()).isFalse();
+        assertThat(gate.canRun(77, "run-77", "team/app", 1).mayRun()).isFalse();
       }
       await().atMost(Duration.ofSeconds(5)).until(() -> mite.claims().size() == 1);
       ledgerAnswers.countDown();
 
       await().atMost(Duration.ofSeconds(10))
-          .until(() -> gate.canRun(77, "run-77", "team/app"), answer -> answer.equals(new GateAnswer.Granted(101)));
+          .until(() -> gate.canRun(77, "run-77", "team/app", 1), answer -> answer.equals(new GateAnswer.Granted(101)));
       assertThat(mite.claims()).hasSize(1);
     }
   }
