@@ -18,7 +18,7 @@ import java.util.logging.Logger;
  *
  * <p>Jenkins gives a job's next build number to whichever of its runs starts next, so two granted items of one job
  * must not be let go together: a granted item is released only once the job's previous released number was taken
- * (the job's next build number moved past it) or its item was cancelled.
+ * (the job's next build number moved past it) or its item was cancelled, and lower granted numbers go first.
  */
 public final class ClaimGate {
 
@@ -61,8 +61,12 @@ public final class ClaimGate {
     if (answer instanceof GateAnswer.Granted granted) {
       Released previous = released.get(job);
       if (previous != null && previous.queueId != queueId && nextBuildNumber <= previous.buildNumber) {
-        return new GateAnswer.Held("granted build number " + granted.buildNumber() + "; waiting for build "
-            + previous.buildNumber + " of this job to start first");
+        return waitingFor(granted, previous.buildNumber);
+      }
+      // Lowest number first: once a higher number has run, Jenkins cannot go back to a lower one.
+      long lower = lowestOtherGrant(job, queueId, granted.buildNumber());
+      if (lower < granted.buildNumber()) {
+        return waitingFor(granted, lower);
       }
       released.put(job, new Released(queueId, granted.buildNumber()));
     }
@@ -78,6 +82,22 @@ public final class ClaimGate {
     if (cancelled) {
       released.values().removeIf(release -> release.queueId == queueId);
     }
+  }
+
+  private long lowestOtherGrant(String job, long queueId, long than) {
+    long lowest = than;
+    for (Item other : items.values()) {
+      if (other.request.getQueueId() != queueId && other.request.getJob().equals(job)
+          && other.answer instanceof GateAnswer.Granted grant && grant.buildNumber() < lowest) {
+        lowest = grant.buildNumber();
+      }
+    }
+    return lowest;
+  }
+
+  private static GateAnswer.Held waitingFor(GateAnswer.Granted granted, long first) {
+    return new GateAnswer.Held("granted build number " + granted.buildNumber() + "; waiting for build " + first
+        + " of this job to start first");
   }
 
   /** How many queue items the gate holds a decision for. */

@@ -142,6 +142,22 @@ class ClaimGateTest {
   }
 
   @Test
+  void theLowerGrantedNumberGoesFirst() {
+    answers.add(granted(41));
+    answers.add(granted(40));
+    gate.canRun(2, "run-2", "team/app", 39);
+    gate.canRun(1, "run-1", "team/app", 39);
+    scheduler.runNext();
+    scheduler.runNext();
+
+    assertThat(gate.canRun(2, "run-2", "team/app", 39)).isEqualTo(
+        new GateAnswer.Held("granted build number 41; waiting for build 40 of this job to start first"));
+    assertThat(gate.canRun(1, "run-1", "team/app", 39)).isEqualTo(new GateAnswer.Granted(40));
+    gate.forget(1, false);
+    assertThat(gate.canRun(2, "run-2", "team/app", 41)).isEqualTo(new GateAnswer.Granted(41));
+  }
+
+  @Test
   void aCancelledGrantedItemLetsTheNextOneGo() {
     answers.add(granted(40));
     answers.add(granted(41));
