@@ -9,4 +9,10 @@ package dev.varroa.plugin.events;
  * @param refusedAtCap events refused because the spool was full, since Jenkins started
  */
 public record SpoolStatus(long pendingEvents, long usedBytes, long capBytes, long refusedAtCap) {
+
+  /** {@code {"pendingEvents":N,"usedBytes":N,"capBytes":N,"refusedAtCap":N}} for {@code GET /varroa/spool}. */
+  public String toJson() {
+    return "{\"pendingEvents\":" + pendingEvents + ",\"usedBytes\":" + usedBytes + ",\"capBytes\":" + capBytes
+        + ",\"refusedAtCap\":" + refusedAtCap + "}";
+  }
 }

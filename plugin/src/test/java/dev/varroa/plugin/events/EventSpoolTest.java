@@ -146,6 +146,7 @@ class EventSpoolTest {
       assertThat(spool.status().refusedAtCap()).isEqualTo(2);
       assertThat(spool.status().usedBytes()).isLessThanOrEqualTo(16 << 10);
       assertThat(spool.status().pendingEvents()).isEqualTo(spooled);
+      assertThat(spool.status().toJson()).contains("\"refusedAtCap\":2", "\"capBytes\":16384");
       assertThat(warnings).hasSize(1);
       assertThat(warnings.get(0).getLevel()).isEqualTo(Level.WARNING);
       assertThat(format(warnings.get(0))).contains("event=spool_full", "VARROA_SPOOL_BYTES", "refused_total=1");

@@ -16,13 +16,14 @@ import org.kohsuke.stapler.StaplerResponse2;
 import org.kohsuke.stapler.verb.GET;
 
 /**
- * {@code GET /varroa/schedules}: every job's TimerTrigger specs as a JobScheduleInventory (protobuf JSON), which
- * the mite polls with its bearer token. Administer only.
+ * The {@code /varroa} URL space, Administer only. {@code GET /varroa/schedules}: every job's TimerTrigger specs as a
+ * JobScheduleInventory (protobuf JSON), which the mite polls with its bearer token. {@code GET /varroa/spool}: the
+ * spool's pending events, bytes, cap and the count of events refused at the cap.
  * Jenkins API: hudson.model.RootAction (urlName "varroa"), hudson.triggers.TimerTrigger / Trigger#getSpec,
  * jenkins.model.ParameterizedJobMixIn.ParameterizedJob#getTriggers.
  */
 @Extension
-public final class ScheduleInventoryAction implements RootAction {
+public final class VarroaAction implements RootAction {
 
   @Override
   public String getUrlName() {
@@ -54,5 +55,12 @@ public final class ScheduleInventoryAction implements RootAction {
     }
     response.setContentType("application/json;charset=UTF-8");
     response.getWriter().write(ScheduleInventory.toJson(VarroaRuntime.core().schedules().snapshot(specs)));
+  }
+
+  @GET
+  public void doSpool(StaplerRequest2 request, StaplerResponse2 response) throws IOException {
+    Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+    response.setContentType("application/json;charset=UTF-8");
+    response.getWriter().write(VarroaRuntime.core().spool().status().toJson());
   }
 }
