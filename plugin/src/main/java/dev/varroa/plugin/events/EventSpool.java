@@ -1,6 +1,5 @@
 package dev.varroa.plugin.events;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.plugin.config.PluginSettings;
 import dev.varroa.protocol.builds.v1.BuildEvent;
 import dev.varroa.protocol.builds.v1.EventKey;
