@@ -1,0 +1,82 @@
+package dev.varroa.plugin;
+
+import dev.varroa.plugin.claims.ClaimGate;
+import dev.varroa.plugin.claims.ExecutorTaskScheduler;
+import dev.varroa.plugin.config.PluginSettings;
+import dev.varroa.plugin.events.BuildEventEmitter;
+import dev.varroa.plugin.events.EventSender;
+import dev.varroa.plugin.events.EventSpool;
+import dev.varroa.plugin.loopback.LoopbackClient;
+import dev.varroa.plugin.loopback.LoopbackToken;
+import dev.varroa.plugin.schedules.ScheduleInventory;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.logging.Logger;
+
+/**
+ * Everything the Jenkins glue hands over to, started once when Jenkins starts and closed when it stops: the spool
+ * and its sender, the emitter, the loopback client, the claim gate and the schedule inventory.
+ */
+public final class PluginCore implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(PluginCore.class.getName());
+
+  private final PluginSettings settings;
+  private final EventSpool spool;
+  private final LoopbackClient client;
+  private final EventSender sender;
+  private final BuildEventEmitter emitter;
+  private final ExecutorTaskScheduler claimScheduler;
+  private final ClaimGate gate;
+  private final ScheduleInventory schedules;
+
+  private PluginCore(PluginSettings settings, Path jenkinsHome, Clock clock) throws IOException {
+    this.settings = settings;
+    this.spool = EventSpool.open(EventSpool.directoryOf(jenkinsHome), settings.spoolBytes(), clock);
+    this.client = new LoopbackClient(settings, new LoopbackToken(settings.tokenFile(), clock));
+    this.sender = new EventSender(spool, client::sendEvents, EventSender.BACKOFF_MINIMUM, EventSender.BACKOFF_MAXIMUM);
+    this.emitter = new BuildEventEmitter(spool, clock);
+    this.claimScheduler = new ExecutorTaskScheduler();
+    this.gate = new ClaimGate(settings.claimGate(), client::claim, claimScheduler);
+    this.schedules = new ScheduleInventory(clock);
+  }
+
+  /** Opens the spool under {@code $JENKINS_HOME/varroa/spool} and starts sending what it holds. */
+  public static PluginCore start(PluginSettings settings, Path jenkinsHome, Clock clock) throws IOException {
+    PluginCore core = new PluginCore(settings, jenkinsHome, clock);
+    core.sender.start();
+    LOG.info(() -> "event=varroa_plugin_started loopback=" + settings.loopbackUrl() + " spool=" + core.spool.directory()
+        + " spool_cap_bytes=" + settings.spoolBytes() + " pending=" + core.spool.status().pendingEvents()
+        + " claim_gate=" + settings.claimGate());
+    return core;
+  }
+
+  public PluginSettings settings() {
+    return settings;
+  }
+
+  public BuildEventEmitter events() {
+    return emitter;
+  }
+
+  public EventSpool spool() {
+    return spool;
+  }
+
+  public ClaimGate claimGate() {
+    return gate;
+  }
+
+  public ScheduleInventory schedules() {
+    return schedules;
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    claimScheduler.close();
+    sender.close();
+    client.close();
+    spool.close();
+  }
+}

@@ -1,0 +1,188 @@
+package dev.varroa.plugin.loopback;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import dev.varroa.plugin.claims.ClaimDecisions;
+import dev.varroa.plugin.config.PluginSettings;
+import dev.varroa.protocol.builds.v1.BuildEvent;
+import dev.varroa.protocol.builds.v1.ClaimDecision;
+import dev.varroa.protocol.builds.v1.ClaimRequest;
+import dev.varroa.protocol.builds.v1.EventBatch;
+import dev.varroa.protocol.builds.v1.EventBatchAck;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The plugin's side of the mite's loopback listener: {@code POST /v1/events} and {@code POST /v1/claim}, bodies in
+ * the protobuf JSON mapping, {@code Authorization: Bearer} the token of {@link LoopbackToken}. Never throws: every
+ * failure becomes an {@link EventsOutcome} or an empty {@link ClaimDecision} with code UNAVAILABLE.
+ */
+public final class LoopbackClient implements AutoCloseable {
+
+  public static final String EVENTS_PATH = "/v1/events";
+  public static final String CLAIM_PATH = "/v1/claim";
+  /** An events POST may wait 5 s at the mite's retention cap plus 2 s for the gateway's ack; this covers both. */
+  static final Duration EVENTS_READ_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+
+  private final PluginSettings settings;
+  private final LoopbackToken token;
+  private final ExecutorService httpThreads;
+  private final HttpClient http;
+
+  public LoopbackClient(PluginSettings settings, LoopbackToken token) {
+    this.settings = settings;
+    this.token = token;
+    this.httpThreads = Executors.newCachedThreadPool(runnable -> {
+      Thread thread = new Thread(runnable, "varroa-loopback-http");
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.http = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(settings.claimConnectTimeout())
+        .executor((Executor) httpThreads)
+        .build();
+  }
+
+  public EventsOutcome sendEvents(List<BuildEvent> events) {
+    String body;
+    try {
+      body = PRINTER.print(EventBatch.newBuilder().addAllEvents(events).build());
+    } catch (InvalidProtocolBufferException e) {
+      return new EventsOutcome.Failed("cannot write the batch as JSON: " + e.getMessage());
+    }
+    Answer answer;
+    try {
+      answer = post(EVENTS_PATH, body, EVENTS_READ_TIMEOUT);
+    } catch (IOException e) {
+      return new EventsOutcome.Failed(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new EventsOutcome.Failed("interrupted while sending events to the mite");
+    }
+    return switch (answer.status) {
+      case 200 -> {
+        EventBatchAck.Builder ack = EventBatchAck.newBuilder();
+        try {
+          PARSER.merge(answer.body, ack);
+        } catch (InvalidProtocolBufferException e) {
+          yield new EventsOutcome.Failed("the mite answered 200 with a body that is not an EventBatchAck: " + e.getMessage());
+        }
+        yield new EventsOutcome.Acknowledged(ack.getAcknowledgedList(), ack.getRetained());
+      }
+      case 503 -> new EventsOutcome.Busy(answer.retryAfter(), "the mite's event retention is full: " + answer.body);
+      case 401 -> new EventsOutcome.Failed("the mite refused the loopback token from " + token.file() + " (HTTP 401)");
+      default -> new EventsOutcome.Failed("the mite answered HTTP " + answer.status + " to " + EVENTS_PATH + ": " + answer.body);
+    };
+  }
+
+  /** Asks the ledger, within the claim budget; an empty decision with code UNAVAILABLE when no answer came. */
+  public ClaimDecision claim(ClaimRequest request) {
+    try {
+      Answer answer = post(CLAIM_PATH, PRINTER.print(request), settings.claimReadTimeout());
+      if (answer.status == 401) {
+        return ClaimDecisions.unavailable("the mite refused the loopback token from " + token.file() + " (HTTP 401)");
+      }
+      ClaimDecision.Builder decision = ClaimDecision.newBuilder();
+      try {
+        PARSER.merge(answer.body, decision);
+      } catch (InvalidProtocolBufferException e) {
+        return ClaimDecisions.unavailable("the mite answered HTTP " + answer.status + " to " + CLAIM_PATH
+            + " with a body that is not a ClaimDecision");
+      }
+      if (decision.getCode().isEmpty()) {
+        return ClaimDecisions.unavailable("the mite answered HTTP " + answer.status + " to " + CLAIM_PATH
+            + " without a decision code");
+      }
+      return decision.build();
+    } catch (HttpConnectTimeoutException e) {
+      return ClaimDecisions.unavailable("no connection to the mite at " + settings.loopbackUrl() + " within "
+          + seconds(settings.claimConnectTimeout()) + " (" + PluginSettings.CLAIM_CONNECT_TIMEOUT_VARIABLE + ")");
+    } catch (HttpTimeoutException e) {
+      return ClaimDecisions.unavailable("no claim answer from the mite at " + settings.loopbackUrl() + " within "
+          + seconds(settings.claimReadTimeout()) + " (" + PluginSettings.CLAIM_READ_TIMEOUT_VARIABLE + ")");
+    } catch (IOException e) {
+      return ClaimDecisions.unavailable(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ClaimDecisions.unavailable("interrupted while asking the mite for a claim");
+    } catch (RuntimeException e) {
+      // Jenkins' queue must never see an exception from the gate.
+      return ClaimDecisions.unavailable("claim failed: " + e);
+    }
+  }
+
+  @Override
+  public void close() {
+    httpThreads.shutdownNow();
+  }
+
+  private Answer post(String path, String body, Duration timeout) throws IOException, InterruptedException {
+    String bearer = token.current();
+    Answer answer = send(path, body, timeout, bearer);
+    if (answer.status == 401 && token.refreshAfterUnauthorized(bearer)) {
+      answer = send(path, body, timeout, token.current());
+    }
+    return answer;
+  }
+
+  private Answer send(String path, String body, Duration timeout, String bearer)
+      throws IOException, InterruptedException {
+    URI uri = settings.loopbackUrl().resolve(path);
+    HttpRequest request = HttpRequest.newBuilder(uri)
+        .timeout(timeout)
+        .header("Authorization", "Bearer " + bearer)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+        .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      return new Answer(response.statusCode(), response.body(), response.headers().firstValue("Retry-After").orElse(null));
+    } catch (HttpTimeoutException e) {
+      throw e;
+    } catch (ConnectException e) {
+      throw new IOException("cannot connect to the mite at " + settings.loopbackUrl() + " ("
+          + (e.getMessage() == null ? "connection refused" : e.getMessage()) + "); the mite listens there once it runs,"
+          + " set " + PluginSettings.LOOPBACK_URL_VARIABLE + " when it listens elsewhere", e);
+    } catch (IOException e) {
+      throw new IOException("request to the mite at " + uri + " failed: " + e, e);
+    }
+  }
+
+  private static String seconds(Duration duration) {
+    return java.math.BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+  }
+
+  private record Answer(int status, String body, String retryAfterHeader) {
+    Duration retryAfter() {
+      if (retryAfterHeader != null) {
+        try {
+          long seconds = Long.parseLong(retryAfterHeader.strip());
+          if (seconds >= 0) {
+            return Duration.ofSeconds(seconds);
+          }
+        } catch (NumberFormatException e) {
+          // An HTTP date is allowed by RFC 9110 but the mite sends seconds; fall back to the default.
+        }
+      }
+      return DEFAULT_RETRY_AFTER;
+    }
+  }
+
+}
