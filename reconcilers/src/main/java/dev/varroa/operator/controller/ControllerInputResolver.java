@@ -10,6 +10,7 @@ import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.StarterBundle;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.bundle.BundleConfigMap;
+import dev.varroa.operator.render.ControllerRenderCheck;
 import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.SettingsProblem;
@@ -86,6 +87,12 @@ final class ControllerInputResolver {
       }
     }
 
+    java.util.List<SettingsProblem> refused = ControllerRenderCheck.problems(resolved,
+        describe(bundleName, bundle.isPresent()), rendered, lookup.installation());
+    if (!refused.isEmpty()) {
+      return new Blocked(refused.stream().map(SettingsProblem::format).collect(Collectors.joining("; ")));
+    }
+
     UpdateCenterSelection.Choice updateCenter = UpdateCenterSelection.choose(lookup.updateCenters());
     if (updateCenter.problem().isPresent()) {
       return new Blocked(updateCenter.problem().get().format());
@@ -97,7 +104,7 @@ final class ControllerInputResolver {
       return new Blocked(lacking.get());
     }
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
-        lookup.podTemplates(namespace)));
+        lookup.podTemplates(namespace), lookup.installation()));
   }
 
   private static String describe(String bundleName, boolean composed) {
