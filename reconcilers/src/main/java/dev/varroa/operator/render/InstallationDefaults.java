@@ -66,11 +66,6 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
         varroaPlugin.isEmpty() ? Optional.empty() : Optional.of(varroaPlugin), recordStore.equals("true"));
   }
 
-  /** This installation as it differs from another only in its record store. */
-  public InstallationDefaults withRecordStore(boolean enabled) {
-    return new InstallationDefaults(miteImage, pluginDownloadUrl, varroaPluginUrl, enabled);
-  }
-
   /**
    * The UpdateCenter a Controller installs from: the chosen one, given the installation's download URL when it names
    * none; with no UpdateCenter at all, one that only the render sees, at the site beside the download URL.
