@@ -81,9 +81,11 @@ final class ControllerInputResolver {
       try {
         rendered = starter.render(profile.get());
       } catch (BundleException e) {
+        // each problem names its own fix (a profile overlay that opens Jenkins, say); the generic one is for the rest
+        boolean fixed = e.problems().stream().allMatch(p -> p.fix() != null && !p.fix().isEmpty());
         return new Blocked("the built-in " + StarterBundle.NAME + " bundle does not render with JenkinsVersionProfile "
             + profile.get().getMetadata().getName() + ": " + e.getMessage()
-            + "; fix: use a profile that lists the starter's plugins");
+            + (fixed ? "" : "; fix: use a profile that lists the starter's plugins"));
       }
     }
 

@@ -180,6 +180,17 @@ class ControllerInputResolverTest {
   }
 
   @Test
+  void aProfileOverlayThatOpensTheStarterJenkinsIsBlockedNamingTheOverlayAndItsFix() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE.replace("  plugins:\n",
+        "  jcascOverlay: |\n    jenkins:\n      authorizationStrategy: unsecured\n  plugins:\n"));
+
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup))
+        .isInstanceOfSatisfying(ControllerInputResolver.Blocked.class, blocked -> assertThat(blocked.message())
+            .contains("conflict: profile lts: spec.jcascOverlay: jenkins.authorizationStrategy")
+            .contains("fix: remove jenkins.authorizationStrategy").doesNotContain("lists the starter's plugins"));
+  }
+
+  @Test
   void aProfileLockingAnotherVarroaPluginIsBlockedNamingThePlugin() {
     Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE.replace("  plugins:\n",
         "  plugins:\n    - {id: varroa, version: \"0.0.1\"}\n"));
