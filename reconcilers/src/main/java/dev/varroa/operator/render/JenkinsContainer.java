@@ -85,6 +85,7 @@ public final class JenkinsContainer {
    */
   static List<String> preStopCommand(ResolvedController controller) {
     long maxTime = StatefulSetRenderer.terminationGracePeriodSeconds(controller) - PRESTOP_SLACK_SECONDS;
+    // $(cat ...) survives Kubernetes' $(VAR) expansion, which replaces defined variable names only
     String script = String.join("\n",
         "log() { echo \"varroa-prestop: $*\" >&2; echo \"varroa-prestop: $*\" 2>/dev/null >/proc/1/fd/2; }",
         "token_file=" + MiteSidecar.LOOPBACK_TOKEN_FILE,
