@@ -18,4 +18,7 @@ public class ControllerSpec extends ControllerSettings {
   @Default("Running")
   @JsonPropertyDescription("Running, or Stopped to scale the StatefulSet to zero (phase Stopped). Data is kept.")
   public PowerState powerState;
+
+  @JsonPropertyDescription("Build claims: spec.buildClaims.gate holds queued builds until the ledger grants them.")
+  public BuildClaimsSpec buildClaims;
 }

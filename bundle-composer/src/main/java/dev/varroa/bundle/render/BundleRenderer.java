@@ -23,7 +23,8 @@ import java.util.TreeSet;
  *
  * <p>Order of work: read every input's directory, merge JCasC (inputs in order, files in order, then
  * the profile's {@code spec.jcascOverlay}), check {@code ${NAME}} references, resolve plugins
- * against the profile. Every problem found along the way is collected and thrown together in one
+ * against the profile, refuse a realm or strategy that leaves Jenkins open ({@link SecurityCheck}).
+ * Every problem found along the way is collected and thrown together in one
  * {@link BundleException} (a conflict outranks invalid input for the exit code).
  */
 public final class BundleRenderer {
@@ -54,6 +55,7 @@ public final class BundleRenderer {
     defined.addAll(request.secrets());
     defined.addAll(request.environment());
     VariableCheck.check(merger.root(), defined, problems);
+    SecurityCheck.check(merger.root(), problems);
 
     List<PluginLock> plugins = PluginResolver.resolve(directories, profile, profileSource, problems);
     problems.throwIfAny();

@@ -214,8 +214,8 @@ class JcascMergeTest {
   void replaceTagChangesShapeWithoutConflict() throws Exception {
     assertThat(jcasc(
         git(0, "jcasc/a.yaml", "jenkins:\n  authorizationStrategy:\n    loggedInUsersCanDoAnything: {}\n"),
-        git(1, "jcasc/a.yaml", "jenkins:\n  authorizationStrategy: !replace unsecured\n")))
-        .isEqualTo("jenkins:\n  authorizationStrategy: unsecured\n");
+        git(1, "jcasc/a.yaml", "jenkins:\n  authorizationStrategy: !replace legacy\n")))
+        .isEqualTo("jenkins:\n  authorizationStrategy: legacy\n");
   }
 
   @Test

@@ -22,7 +22,9 @@ import dev.varroa.cli.InvalidInputException;
 import dev.varroa.cli.ManifestSet;
 import dev.varroa.cli.bundle.BundleFileOptions;
 import dev.varroa.cli.bundle.OfflineComposition;
+import dev.varroa.operator.render.ControllerRenderCheck;
 import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.ChannelEndpoint;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.ResolvedController;
@@ -73,10 +75,12 @@ final class OfflineController {
   }
 
   RenderInput resolve(String name, String uid) throws BundleException {
-    return resolve(name, uid, ChannelEndpoint.unconfigured());
+    return resolve(name, uid, ChannelEndpoint.unconfigured(), InstallationDefaults.none());
   }
 
-  RenderInput resolve(String name, String uid, ChannelEndpoint channel) throws BundleException {
+  /** @param installation what the operator would read from its environment (the chart's values) */
+  RenderInput resolve(String name, String uid, ChannelEndpoint channel, InstallationDefaults installation)
+      throws BundleException {
     Controller controller = controller(name);
     controller.getMetadata().setUid(uid);
     if (controller.getMetadata().getNamespace() == null) {
@@ -106,8 +110,14 @@ final class OfflineController {
         ? new OfflineComposition(BundleFileOptions.of(files, bundle.get().getMetadata().getName(), profileName,
             cacheDir, plainHttpRegistries), manifests).render()
         : starter(resolved, profile);
+    String bundleName = bundle.map(b -> "ComposedBundle " + b.getMetadata().getName())
+        .orElse("the built-in " + StarterBundle.NAME + " bundle");
+    List<SettingsProblem> refused = ControllerRenderCheck.problems(resolved, bundleName, rendered, installation);
+    if (!refused.isEmpty()) {
+      throw new SettingsInvalidException(refused);
+    }
     return new RenderInput(resolved, profile, rendered, updateCenter.updateCenter().map(OfflineController::serving),
-        manifests.all(PodTemplate.class), channel);
+        manifests.all(PodTemplate.class), channel, installation);
   }
 
   /**

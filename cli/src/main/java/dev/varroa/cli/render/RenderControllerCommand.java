@@ -5,6 +5,7 @@ import dev.varroa.bundle.BundleProblem;
 import dev.varroa.cli.ManifestSet;
 import dev.varroa.cli.Varroactl;
 import dev.varroa.operator.render.ControllerObjects;
+import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.SettingsProblem;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.PrintWriter;
@@ -73,6 +74,16 @@ public final class RenderControllerCommand implements Callable<Integer> {
       description = "The Jenkins token verification key; default: none (empty jwt-public.pem).")
   Path jwtPublicKeyFile;
 
+  @Option(names = "--record-store",
+      description = "Render as an installation that runs the build record store (chart recordStore.enabled=true,"
+          + " the operator's VARROA_RECORD_STORE_ENABLED), which spec.buildClaims.gate needs.")
+  boolean recordStore;
+
+  @Option(names = "--varroa-plugin-url", paramLabel = "URL",
+      description = "Where the plugins init container downloads the Varroa plugin's .hpi, as the operator's"
+          + " VARROA_JENKINS_PLUGIN_URL; default: from the update center in force.")
+  String varroaPluginUrl;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -80,9 +91,18 @@ public final class RenderControllerCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     List<HasMetadata> objects;
     try {
+      InstallationDefaults installation;
+      try {
+        installation = new InstallationDefaults(InstallationDefaults.none().miteImage(), java.util.Optional.empty(),
+            java.util.Optional.ofNullable(varroaPluginUrl), recordStore);
+      } catch (IllegalArgumentException e) {
+        err.println("varroactl: invalid input: --varroa-plugin-url: " + e.getMessage());
+        err.flush();
+        return Varroactl.EXIT_INVALID;
+      }
       OfflineController offline = new OfflineController(ManifestSet.read(files), files, cacheDir, plainHttpRegistries);
       objects = ControllerObjects.render(offline.resolve(name, uid, new ChannelEndpoint(gatewayEndpoint,
-          read(caFile), read(jwtPublicKeyFile))));
+          read(caFile), read(jwtPublicKeyFile)), installation));
     } catch (BundleException e) {
       for (BundleProblem problem : e.problems()) {
         err.println("varroactl: " + problem.format());

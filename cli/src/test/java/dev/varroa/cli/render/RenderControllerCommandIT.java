@@ -108,4 +108,30 @@ class RenderControllerCommandIT {
     assertThat(run.exitCode()).isEqualTo(Varroactl.EXIT_CONFLICT);
     assertThat(run.err()).contains("git").contains("5.7.0").contains("5.8.0");
   }
+
+  @Test
+  void refusesABundleThatLeavesJenkinsOpenAsAConflictNamingTheInputFileAndField() throws Exception {
+    repo.commit(Map.of("team/jcasc/10-open.yaml", "jenkins:\n  authorizationStrategy: unsecured\n"), "open it");
+
+    CommandRun run = render();
+
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.err()).contains("conflict: spec.inputs[0]").contains("jcasc/10-open.yaml")
+        .contains("jenkins.authorizationStrategy").contains("fix: remove jenkins.authorizationStrategy");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void keepsTheBundlesRealmAndAddsTheVarroaStrategyBesideIt() throws Exception {
+    repo.commit(Map.of("team/jcasc/10-realm.yaml",
+        "jenkins:\n  securityRealm:\n    local:\n      allowsSignup: false\n"), "own realm");
+
+    CommandRun run = render();
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Map<String, Object> casc = (Map<String, Object>) run.object("ConfigMap", "team-a-00000000-casc").get("data");
+    assertThat((String) casc.get("jcasc.yaml")).contains("allowsSignup: false");
+    assertThat((String) casc.get("varroa-security.yaml")).doesNotContain("securityRealm")
+        .contains("authorizationStrategy:\n    varroa: {}");
+  }
 }

@@ -3,6 +3,7 @@ package dev.varroa.cli.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.cli.Varroactl;
+import dev.varroa.operator.render.VarroaPlugin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,9 +86,61 @@ class RenderControllerCommandTest {
     assertThat((String) casc.get("jcasc.yaml")).contains("managed by Varroa").contains("markupFormatter: plainText");
     assertThat((String) casc.get("varroa-cloud.yaml")).contains("maven java-21").contains("ci-jobs");
     Map<String, Object> plugins = (Map<String, Object>) run.object("ConfigMap", "sandbox-00000000-plugins").get("data");
-    assertThat((String) plugins.get("plugins.txt")).contains("kubernetes:4384.v1b_6367f393d9");
+    assertThat((String) plugins.get("plugins.txt")).contains("kubernetes:4384.v1b_6367f393d9")
+        .contains("\nvarroa:" + VarroaPlugin.VERSION + "\n");
     assertThat(run.out()).contains("image: \"jenkins/jenkins:2.555.2-lts-jdk21\"")
         .contains("storage: \"20Gi\"").contains("imagePullPolicy: \"IfNotPresent\"");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void securesTheStarterWithTheVarroaRealmAndStrategyAndTheVarroaPlugin() {
+    CommandRun run = minimal();
+
+    Map<String, Object> casc = (Map<String, Object>) run.object("ConfigMap", "sandbox-00000000-casc").get("data");
+    assertThat((String) casc.get("varroa-security.yaml")).isEqualTo("""
+        ---
+        jenkins:
+          securityRealm:
+            varroa: {}
+          authorizationStrategy:
+            varroa: {}
+        """);
+    assertThat((String) casc.get("jcasc.yaml")).doesNotContain("securityRealm").doesNotContain("authorizationStrategy");
+  }
+
+  @Test
+  void takesTheVarroaPluginFromTheGivenUrl() {
+    CommandRun run = minimal("--varroa-plugin-url", "https://files.example.com/varroa.hpi");
+    CommandRun bad = minimal("--varroa-plugin-url", "/opt/varroa.hpi");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("varroa:" + VarroaPlugin.VERSION + ":https://files.example.com/varroa.hpi");
+    assertThat(bad.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(bad.err()).contains("--varroa-plugin-url").contains("fix: give an http(s) URL");
+  }
+
+  @Test
+  void refusesTheClaimGateWithoutARecordStoreAsTheOperatorDoes() throws IOException {
+    Path controller = Files.writeString(work.resolve("gated.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: sandbox, namespace: ci}
+        spec:
+          buildClaims: {gate: true}
+        """);
+    String[] files = {"render", "controller", "-f", controller.toString(), "-f", example("10-provisioning-defaults.yaml"),
+        "-f", example("30-version-profile.yaml")};
+    CommandRun refused = CommandRun.of(files);
+    String[] withStore = java.util.Arrays.copyOf(files, files.length + 1);
+    withStore[files.length] = "--record-store";
+    CommandRun gated = CommandRun.of(withStore);
+
+    assertThat(refused.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(refused.err()).contains("spec.buildClaims.gate").contains("no build record store")
+        .contains("fix: install Varroa with recordStore.enabled=true");
+    assertThat(gated.exitCode()).as(gated.err()).isZero();
+    assertThat(gated.out()).contains("name: \"VARROA_CLAIM_GATE\"");
   }
 
   @Test

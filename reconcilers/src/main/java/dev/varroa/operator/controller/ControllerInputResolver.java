@@ -10,6 +10,7 @@ import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.StarterBundle;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.bundle.BundleConfigMap;
+import dev.varroa.operator.render.ControllerRenderCheck;
 import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.SettingsProblem;
@@ -80,10 +81,18 @@ final class ControllerInputResolver {
       try {
         rendered = starter.render(profile.get());
       } catch (BundleException e) {
+        // each problem names its own fix (a profile overlay that opens Jenkins, say); the generic one is for the rest
+        boolean fixed = e.problems().stream().allMatch(p -> p.fix() != null && !p.fix().isEmpty());
         return new Blocked("the built-in " + StarterBundle.NAME + " bundle does not render with JenkinsVersionProfile "
             + profile.get().getMetadata().getName() + ": " + e.getMessage()
-            + "; fix: use a profile that lists the starter's plugins");
+            + (fixed ? "" : "; fix: use a profile that lists the starter's plugins"));
       }
+    }
+
+    java.util.List<SettingsProblem> refused = ControllerRenderCheck.problems(resolved,
+        describe(bundleName, bundle.isPresent()), rendered, lookup.installation());
+    if (!refused.isEmpty()) {
+      return new Blocked(refused.stream().map(SettingsProblem::format).collect(Collectors.joining("; ")));
     }
 
     UpdateCenterSelection.Choice updateCenter = UpdateCenterSelection.choose(lookup.updateCenters());
@@ -97,7 +106,7 @@ final class ControllerInputResolver {
       return new Blocked(lacking.get());
     }
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
-        lookup.podTemplates(namespace)));
+        lookup.podTemplates(namespace), lookup.installation()));
   }
 
   private static String describe(String bundleName, boolean composed) {

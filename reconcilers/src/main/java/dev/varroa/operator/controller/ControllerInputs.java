@@ -5,6 +5,7 @@ import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.render.ChannelEndpoint;
+import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.ResolvedController;
 import java.util.List;
@@ -16,13 +17,14 @@ import java.util.Optional;
  * @param bundleName the ComposedBundle in force, or varroa-starter
  */
 record ControllerInputs(ResolvedController resolved, JenkinsVersionProfile profile, String bundleName,
-    RenderedBundle rendered, Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates) {
+    RenderedBundle rendered, Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates,
+    InstallationDefaults installation) {
   ControllerInputs {
     podTemplates = List.copyOf(podTemplates);
   }
 
   RenderInput renderInput(Optional<ChannelEndpoint> channel) {
-    return channel.map(endpoint -> new RenderInput(resolved, profile, rendered, updateCenter, podTemplates, endpoint))
-        .orElseGet(() -> new RenderInput(resolved, profile, rendered, updateCenter, podTemplates));
+    return new RenderInput(resolved, profile, rendered, updateCenter, podTemplates,
+        channel.orElseGet(ChannelEndpoint::unconfigured), installation);
   }
 }

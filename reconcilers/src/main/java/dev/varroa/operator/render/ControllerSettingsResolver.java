@@ -108,7 +108,7 @@ public final class ControllerSettingsResolver {
         orDefault(pick(s -> s.reconciliation, (ReconciliationSpec r) -> r.drainTimeoutSeconds),
             DEFAULT_DRAIN_TIMEOUT_SECONDS),
         defaults.map(d -> d.getSpec()).map(s -> s.commandDeadlineSec).orElse(DEFAULT_COMMAND_DEADLINE_SEC),
-        pod(), secrets());
+        pod(), secrets(), spec.buildClaims != null && Boolean.TRUE.equals(spec.buildClaims.gate));
     return new Resolution(resolved, problems);
   }
 

@@ -11,10 +11,19 @@ import java.util.Optional;
  * @param miteImage the mite image when no level names one (chart: image.*)
  * @param pluginDownloadUrl where plugins download from when no UpdateCenter says (chart: pluginUpdateCenterDownloadURL),
  *     e.g. the core's update center for a member; it ends in /download/plugins, beside update-center.json
+ * @param varroaPluginUrl where the plugins init container downloads the Varroa plugin's .hpi of this release from,
+ *     when the update center in force does not serve it; empty: from the update center like every other plugin
+ * @param recordStore the installation runs the build record store (chart: recordStore.enabled), which the claim
+ *     gate needs
  */
-public record InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl) {
+public record InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl,
+    Optional<String> varroaPluginUrl, boolean recordStore) {
   public static final String ENV_MITE_IMAGE = "VARROA_MITE_IMAGE";
   public static final String ENV_PLUGIN_DOWNLOAD_URL = "VARROA_PLUGIN_DOWNLOAD_URL";
+  /** An http(s) URL of the varroa .hpi, written into plugins.txt as {@code varroa:<version>:<url>}. */
+  public static final String ENV_VARROA_PLUGIN_URL = "VARROA_JENKINS_PLUGIN_URL";
+  /** "true" when the chart runs the build record store (recordStore.enabled). */
+  public static final String ENV_RECORD_STORE_ENABLED = "VARROA_RECORD_STORE_ENABLED";
   static final String DOWNLOAD_SUFFIX = "/download/plugins";
   /** The name a synthesized UpdateCenter carries in messages: it exists only in the render. */
   public static final String UPDATE_CENTER_NAME = "installation";
@@ -26,6 +35,17 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
             + url + "'; fix: give the update center's download URL, https://<host>/download/plugins");
       }
     });
+    // jenkins-plugin-cli fetches a plugins.txt URL with an HTTP client: no file:// or bare path
+    varroaPluginUrl.ifPresent(url -> {
+      if (!url.matches("^https?://\\S+$")) {
+        throw new IllegalArgumentException(ENV_VARROA_PLUGIN_URL + " is '" + url + "'; fix: give an http(s) URL of the"
+            + " varroa .hpi of this release, e.g. https://files.example.com/varroa/varroa-0.1.0.hpi");
+      }
+    });
+  }
+
+  public InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl) {
+    this(miteImage, pluginDownloadUrl, Optional.empty(), false);
   }
 
   public static InstallationDefaults none() {
@@ -35,8 +55,15 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
   public static InstallationDefaults fromEnv(Map<String, String> env) {
     String image = env.getOrDefault(ENV_MITE_IMAGE, "").strip();
     String download = env.getOrDefault(ENV_PLUGIN_DOWNLOAD_URL, "").strip();
+    String varroaPlugin = env.getOrDefault(ENV_VARROA_PLUGIN_URL, "").strip();
+    String recordStore = env.getOrDefault(ENV_RECORD_STORE_ENABLED, "").strip();
+    if (!recordStore.isEmpty() && !recordStore.equals("true") && !recordStore.equals("false")) {
+      throw new IllegalArgumentException(ENV_RECORD_STORE_ENABLED + " is '" + recordStore
+          + "'; fix: set it to true or false (the chart sets it from recordStore.enabled)");
+    }
     return new InstallationDefaults(image.isEmpty() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : image,
-        download.isEmpty() ? Optional.empty() : Optional.of(download));
+        download.isEmpty() ? Optional.empty() : Optional.of(download),
+        varroaPlugin.isEmpty() ? Optional.empty() : Optional.of(varroaPlugin), recordStore.equals("true"));
   }
 
   /**

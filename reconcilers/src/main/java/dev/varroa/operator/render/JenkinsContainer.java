@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The Jenkins container: image, ports, the environment JCasC may use, probes and the drain hook. */
+/** The Jenkins container: image, ports, the environment JCasC and the Varroa plugin read, probes and the drain hook. */
 public final class JenkinsContainer {
   public static final String CONTAINER_NAME = "jenkins";
   public static final int HTTP_PORT = 8080;
@@ -36,6 +36,10 @@ public final class JenkinsContainer {
   public static final int READINESS_FAILURE_THRESHOLD = 3;
   /** A busy Jenkins may answer slowly; restart only after a full minute without /login. */
   public static final int LIVENESS_FAILURE_THRESHOLD = 6;
+  /** Tells the Varroa plugin to hold queued builds until the ledger grants them (spec.buildClaims.gate). */
+  public static final String ENV_CLAIM_GATE = "VARROA_CLAIM_GATE";
+  /** The drain call ends this long before the kubelet's SIGKILL, so Jenkins still gets its SIGTERM. */
+  public static final int PRESTOP_SLACK_SECONDS = 5;
 
   private JenkinsContainer() {}
 
@@ -53,9 +57,9 @@ public final class JenkinsContainer {
         .withStartupProbe(probe(STARTUP_PROBE_PERIOD_SECONDS, STARTUP_PROBE_FAILURE_THRESHOLD))
         .withReadinessProbe(probe(PROBE_PERIOD_SECONDS, READINESS_FAILURE_THRESHOLD))
         .withLivenessProbe(probe(PROBE_PERIOD_SECONDS, LIVENESS_FAILURE_THRESHOLD))
-        // the kubelet runs the hook at the pod IP, which reaches the mite's listener in the same pod
-        .withNewLifecycle().withNewPreStop().withNewHttpGet().withPath(MiteSidecar.DRAIN_PATH)
-        .withPort(new IntOrString(MiteSidecar.HEALTH_PORT)).endHttpGet().endPreStop().endLifecycle()
+        // an exec hook runs inside the pod: drain is reachable on loopback only, never from the pod IP
+        .withNewLifecycle().withNewPreStop().withNewExec().withCommand(preStopCommand(controller))
+        .endExec().endPreStop().endLifecycle()
         .withVolumeMounts(mounts(input))
         .withSecurityContext(JenkinsPodSecurity.container())
         .build();
@@ -72,6 +76,30 @@ public final class JenkinsContainer {
     input.managedUpdateCenter().ifPresent(uc -> mounts.add(
         PodVolumes.mount(PodVolumes.UPDATE_CENTER_CA_VOLUME, PodVolumes.UPDATE_CENTER_CA_PATH, true)));
     return mounts;
+  }
+
+  /**
+   * The preStop hook: POST /drain on the mite's loopback listener with the loopback token, as sh and curl of the
+   * Jenkins image run it. The token goes to curl on standard input, never on a command line another process could
+   * read. A missing token or a failed call is logged (hook event and Jenkins' log) and the pod stops anyway.
+   */
+  static List<String> preStopCommand(ResolvedController controller) {
+    long maxTime = StatefulSetRenderer.terminationGracePeriodSeconds(controller) - PRESTOP_SLACK_SECONDS;
+    // $(cat ...) survives Kubernetes' $(VAR) expansion, which replaces defined variable names only
+    String script = String.join("\n",
+        "log() { echo \"varroa-prestop: $*\" >&2; echo \"varroa-prestop: $*\" 2>/dev/null >/proc/1/fd/2; }",
+        "token_file=" + MiteSidecar.LOOPBACK_TOKEN_FILE,
+        "if [ ! -s \"$token_file\" ]; then",
+        "  log \"no loopback token at $token_file: Jenkins stops without a drain\"; exit 1",
+        "fi",
+        "printf 'header = \"Authorization: Bearer %s\"\\n' \"$(cat \"$token_file\")\" | curl --config - -sS -f -o /dev/null"
+            + " --max-time " + maxTime + " -X POST " + MiteSidecar.LOOPBACK_DRAIN_URL,
+        "status=$?",
+        "if [ \"$status\" -ne 0 ]; then",
+        "  log \"drain call to " + MiteSidecar.LOOPBACK_DRAIN_URL + " failed (curl exit $status): Jenkins stops without"
+            + " a finished drain\"; exit 1",
+        "fi");
+    return List.of("sh", "-c", script);
   }
 
   /** Varroa's variables (dev.varroa.bundle.JenkinsEnvironment.VARIABLES and JAVA_OPTS), then jenkins.env. */
@@ -93,6 +121,9 @@ public final class JenkinsContainer {
         new EnvVar(MiteSidecar.ENV_CONTROLLER_NAME, controller.name(), null),
         new EnvVar(MiteSidecar.ENV_CONTROLLER_UID, controller.uid(), null),
         new EnvVar(ENV_JWT_PUBLIC_KEY_FILE, PodVolumes.JWT_PATH + "/" + PodVolumes.JWT_PUBLIC_KEY_FILE, null)));
+    if (controller.claimGate()) {
+      env.add(new EnvVar(ENV_CLAIM_GATE, "true", null));
+    }
     controller.jenkins().env().forEach(e -> env.add(new EnvVarBuilder(e).build()));
     return env;
   }

@@ -15,13 +15,18 @@ import java.util.List;
  */
 public final class MiteSidecar {
   public static final String CONTAINER_NAME = "mite";
-  /** The mite's health and drain listener; the kubelet calls it at the pod IP. */
+  /** The mite's health listener: probes only (/readyz, /healthz); the kubelet calls it at the pod IP. */
   public static final int HEALTH_PORT = 9096;
   public static final String HEALTH_PORT_NAME = "mite-health";
   /** 200 once the first desired state is applied, or once {@link #STARTUP_WAIT_SECONDS} have passed. */
   public static final String READY_PATH = "/readyz";
-  /** Puts Jenkins in quiet-down and answers when builds finished or the drain timeout expired. */
+  /** The mite's loopback listener (seed 000: 127.0.0.1:9095), which nothing outside the pod reaches. */
+  public static final int LOOPBACK_PORT = 9095;
+  /** Every loopback call carries this file's token as its bearer. */
+  public static final String LOOPBACK_TOKEN_FILE = PodVolumes.LOOPBACK_PATH + "/loopback-token";
+  /** POST only, on the loopback listener: puts Jenkins in quiet-down, answers when builds finished or the drain timeout expired. */
   public static final String DRAIN_PATH = "/drain";
+  public static final String LOOPBACK_DRAIN_URL = "http://127.0.0.1:" + LOOPBACK_PORT + DRAIN_PATH;
   /** The bounded wait for the first desired state; the mite turns ready by itself after it. */
   public static final int STARTUP_WAIT_SECONDS = 600;
   public static final int STARTUP_PROBE_PERIOD_SECONDS = 5;

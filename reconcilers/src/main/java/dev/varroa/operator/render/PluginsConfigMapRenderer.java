@@ -4,7 +4,10 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.Map;
 
-/** The ConfigMap with the locked plugins.txt the plugins init container installs; a change rolls the pod via the restart hash. */
+/**
+ * The ConfigMap with the locked plugins.txt the plugins init container installs: the bundle's lock plus the
+ * Varroa plugin ({@link VarroaPlugin}); a change rolls the pod via the restart hash.
+ */
 public final class PluginsConfigMapRenderer {
   public static final String PLUGINS_KEY = "plugins.txt";
 
@@ -14,7 +17,12 @@ public final class PluginsConfigMapRenderer {
     ResolvedController controller = input.controller();
     return new ConfigMapBuilder()
         .withMetadata(OwnedMetadata.of(input.names().pluginsConfigMap(), controller.namespace(), controller))
-        .withData(Map.of(PLUGINS_KEY, input.bundle().pluginsText()))
+        .withData(Map.of(PLUGINS_KEY, pluginsText(input)))
         .build();
+  }
+
+  /** What the plugins init container installs. */
+  public static String pluginsText(RenderInput input) {
+    return VarroaPlugin.pluginsText(input.bundle().pluginsText(), input.installation());
   }
 }

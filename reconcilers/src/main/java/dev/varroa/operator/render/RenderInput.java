@@ -18,12 +18,21 @@ import java.util.Optional;
  * @param podTemplates the PodTemplates of the Controller's namespace; those whose controllerSelector
  *     matches are rendered into the Kubernetes cloud
  * @param channel the gateway endpoint, the CA and the token verification key the pod is given
+ * @param installation what the chart gives every Controller (where the Varroa plugin's .hpi is, the record store)
  */
 public record RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
-    Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel) {
+    Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
+    InstallationDefaults installation) {
   public RenderInput {
     podTemplates = List.copyOf(podTemplates);
     java.util.Objects.requireNonNull(channel, "channel");
+    java.util.Objects.requireNonNull(installation, "installation");
+  }
+
+  /** A render for an installation without settings of its own. */
+  public RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
+      Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel) {
+    this(controller, profile, bundle, updateCenter, podTemplates, channel, InstallationDefaults.none());
   }
 
   /** A render without a configured channel: the default gateway endpoint and no CA or key. */

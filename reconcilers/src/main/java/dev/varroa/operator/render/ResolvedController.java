@@ -24,12 +24,13 @@ import java.util.TreeMap;
  * @param composedBundle the ComposedBundle in force; empty: the built-in varroa-starter
  * @param ownVersionProfile the Controller's own spec.versionProfileRef, which beats the bundle's
  * @param inheritedVersionProfile the ControllerClass's, else the ProvisioningDefaults' versionProfileRef
+ * @param claimGate spec.buildClaims.gate: queued builds wait for a granted claim (needs the build record store)
  */
 public record ResolvedController(String name, String namespace, String uid, SortedMap<String, String> labels,
     boolean stopped, Optional<String> composedBundle, Optional<String> ownVersionProfile,
     Optional<String> inheritedVersionProfile, Jenkins jenkins, Persistence persistence, Ingress ingress, Agents agents,
     Mite mite, int drainTimeoutSeconds, int commandDeadlineSeconds, PodCustomisation pod,
-    List<SecretVariable> secrets) {
+    List<SecretVariable> secrets, boolean claimGate) {
 
   public ResolvedController {
     labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));

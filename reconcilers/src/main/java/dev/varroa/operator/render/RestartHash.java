@@ -24,7 +24,7 @@ public final class RestartHash {
     Map<String, Object> inputs = new LinkedHashMap<>();
     inputs.put("jenkinsImage", input.jenkinsImage());
     inputs.put("jenkinsVersion", input.profile().getSpec().jenkinsVersion);
-    inputs.put("plugins", input.bundle().pluginsText());
+    inputs.put("plugins", PluginsConfigMapRenderer.pluginsText(input));
     // the external form hashes its spec as it always did; a managed one its URLs (a new CA needs no restart:
     // Jenkins reads update-center-rootCAs/ on every check, and the mounted ConfigMap updates in place)
     inputs.put("updateCenter", input.managedUpdateCenter().<Object>map(uc -> Map.of("url", uc.url(),

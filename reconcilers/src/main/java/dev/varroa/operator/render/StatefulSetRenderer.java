@@ -63,7 +63,7 @@ public final class StatefulSetRenderer {
     ResolvedController controller = input.controller();
     PodSpec spec = new PodSpecBuilder()
         .withServiceAccountName(input.names().serviceAccount())
-        .withTerminationGracePeriodSeconds((long) controller.drainTimeoutSeconds() + TERMINATION_GRACE_MARGIN_SECONDS)
+        .withTerminationGracePeriodSeconds(terminationGracePeriodSeconds(controller))
         // Service environment variables would crowd Jenkins' environment and leak neighbours' addresses
         .withEnableServiceLinks(false)
         .withSecurityContext(JenkinsPodSecurity.pod())
@@ -72,6 +72,11 @@ public final class StatefulSetRenderer {
         .withVolumes(volumes(input))
         .build();
     return controller.pod().spec().map(customisation -> PodSpecMerge.apply(spec, customisation)).orElse(spec);
+  }
+
+  /** The drain timeout plus the margin Jenkins and the mite need to stop after it. */
+  static long terminationGracePeriodSeconds(ResolvedController controller) {
+    return (long) controller.drainTimeoutSeconds() + TERMINATION_GRACE_MARGIN_SECONDS;
   }
 
   private static java.util.List<io.fabric8.kubernetes.api.model.Volume> volumes(RenderInput input) {

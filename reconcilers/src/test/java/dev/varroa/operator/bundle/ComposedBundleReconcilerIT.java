@@ -146,6 +146,24 @@ class ComposedBundleReconcilerIT {
   }
 
   @Test
+  void aBundleThatLeavesJenkinsOpenStallsNamingTheInputTheFileAndTheField(KubeApiServer kube, GitServer git)
+      throws Exception {
+    KubernetesClient client = kube.client();
+    GitRepository repo = git.createRepository("team-open");
+    repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  authorizationStrategy: unsecured\n",
+        "plugins.yaml", "plugins:\n  - id: git\n"), "open");
+    createBundle(client, "team-open", git.httpUrl("team-open"));
+
+    await().atMost(DEADLINE).until(() -> condition(client, "team-open", Condition.STALLED)
+        .filter(c -> c.status == Condition.Status.True).isPresent());
+    Condition stalled = condition(client, "team-open", Condition.STALLED).orElseThrow();
+    assertThat(stalled.reason).isEqualTo("Conflict");
+    assertThat(stalled.message).contains("spec.inputs[0]").contains("jcasc/00.yaml")
+        .contains("jenkins.authorizationStrategy").contains("fix: remove jenkins.authorizationStrategy");
+    assertThat(client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("team-open")).get()).isNull();
+  }
+
+  @Test
   void aVersionProfilePatchRendersItsBundlesAgainBeforeTheInterval(KubeApiServer kube, GitServer git) throws Exception {
     KubernetesClient client = kube.client();
     client.resource(YAML.unmarshal("""

@@ -136,7 +136,7 @@ class ControlChannelIT {
     assertThat(connected.getStatus().lastApplyResult.bundleDigest).startsWith("sha256:");
     assertThat(pod.jenkins().lastAppliedConfiguration()).get()
         .satisfies(applied -> assertThat(applied.sources()).extracting(s -> Path.of(s.origin()).getFileName().toString())
-            .contains("jcasc.yaml", "varroa-cloud.yaml"));
+            .contains("jcasc.yaml", "varroa-cloud.yaml", "varroa-security.yaml"));
     assertThat(pod.jenkins().requests()).filteredOn(r -> r.path().startsWith("/configuration-as-code/reload"))
         .isNotEmpty().allSatisfy(r -> assertThat(r.caller()).isEqualTo(Caller.VERIFIED_BEARER));
     Path secretFile = pod.secretsDirectory().resolve("GITHUB_TOKEN");

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -153,6 +154,51 @@ class ControllerInputResolverTest {
         """);
     assertThat(ready(lookup).updateCenter()).get()
         .satisfies(uc -> assertThat(uc.getSpec().pluginDownloadURL).isEqualTo("https://mirror.example.com/dl"));
+  }
+
+  @Test
+  void theClaimGateWithoutARecordStoreIsBlockedNamingTheFieldAndTheFix() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE);
+    Controller gated = controller("{versionProfileRef: {name: lts}, buildClaims: {gate: true}}");
+
+    assertThat(gather(gated, lookup)).isInstanceOfSatisfying(ControllerInputResolver.Blocked.class, blocked ->
+        assertThat(blocked.message()).startsWith("spec.buildClaims.gate: ")
+            .contains("no build record store").contains("fix: install Varroa with recordStore.enabled=true")
+            .contains("or set spec.buildClaims.gate to false"));
+    lookup.installation = InstallationDefaults.fromEnv(Map.of(InstallationDefaults.ENV_RECORD_STORE_ENABLED, "true"));
+    assertThat(gather(gated, lookup)).isInstanceOfSatisfying(ControllerInputResolver.Ready.class,
+        ready -> assertThat(ready.inputs().resolved().claimGate()).isTrue());
+  }
+
+  @Test
+  void aRecordStoreSettingThatIsNotABooleanIsRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> InstallationDefaults.fromEnv(Map.of(InstallationDefaults.ENV_RECORD_STORE_ENABLED, "yes")))
+        .hasMessageContaining("VARROA_RECORD_STORE_ENABLED is 'yes'").hasMessageContaining("fix: set it to true or false");
+    assertThatThrownBy(() -> InstallationDefaults.fromEnv(Map.of(InstallationDefaults.ENV_VARROA_PLUGIN_URL,
+        "/opt/varroa.hpi"))).hasMessageContaining("VARROA_JENKINS_PLUGIN_URL is '/opt/varroa.hpi'")
+        .hasMessageContaining("fix: give an http(s) URL");
+  }
+
+  @Test
+  void aProfileOverlayThatOpensTheStarterJenkinsIsBlockedNamingTheOverlayAndItsFix() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE.replace("  plugins:\n",
+        "  jcascOverlay: |\n    jenkins:\n      authorizationStrategy: unsecured\n  plugins:\n"));
+
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup))
+        .isInstanceOfSatisfying(ControllerInputResolver.Blocked.class, blocked -> assertThat(blocked.message())
+            .contains("conflict: profile lts: spec.jcascOverlay: jenkins.authorizationStrategy")
+            .contains("fix: remove jenkins.authorizationStrategy").doesNotContain("lists the starter's plugins"));
+  }
+
+  @Test
+  void aProfileLockingAnotherVarroaPluginIsBlockedNamingThePlugin() {
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE.replace("  plugins:\n",
+        "  plugins:\n    - {id: varroa, version: \"0.0.1\"}\n"));
+
+    assertThat(gather(controller("{versionProfileRef: {name: lts}}"), lookup))
+        .isInstanceOfSatisfying(ControllerInputResolver.Blocked.class, blocked -> assertThat(blocked.message())
+            .contains("plugins[varroa]").contains("names plugin varroa 0.0.1")
+            .contains("fix: remove varroa from the bundle's plugins.yaml and the JenkinsVersionProfile's plugins"));
   }
 
   @Test

@@ -235,4 +235,22 @@ class ControllerReconcilerIT {
         .satisfies(c -> assertThat(c.message).contains("no-such-class").contains("fix:"));
     assertThat(blocked.getStatus().lastReconciledAt).isNull();
   }
+
+  @Test
+  void aClaimGateWithoutARecordStoreBlocksNamingTheFieldAndTheFix(KubeApiServer kube) {
+    KubernetesClient client = kube.client();
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: gated, namespace: ci}
+        spec: {buildClaims: {gate: true}}
+        """, Controller.class)).create();
+
+    Controller blocked = awaitStatus(client, "gated", s -> "Blocked".equals(s.attention));
+    assertThat(blocked.getStatus().condition(Condition.RECONCILE_BLOCKED)).get()
+        .satisfies(c -> assertThat(c.message).contains("spec.buildClaims.gate")
+            .contains("fix: install Varroa with recordStore.enabled=true"));
+    assertThat(client.apps().statefulSets().inNamespace("ci").list().getItems())
+        .noneMatch(sts -> sts.getMetadata().getName().startsWith("gated-"));
+  }
 }

@@ -31,7 +31,7 @@ class JcascConfigMapRendererTest {
     ConfigMap configMap = JcascConfigMapRenderer.render(input);
 
     assertThat(configMap.getMetadata().getName()).isEqualTo("team-a-1b4e28ba-casc").doesNotContain("sha256");
-    assertThat(configMap.getData()).containsOnlyKeys("jcasc.yaml", "varroa-cloud.yaml");
+    assertThat(configMap.getData()).containsOnlyKeys("jcasc.yaml", "varroa-cloud.yaml", "varroa-security.yaml");
     assertThat(configMap.getData().get("jcasc.yaml")).isEqualTo(input.bundle().jcascText());
     assertThat(configMap.getMetadata().getAnnotations()).containsEntry("varroa.dev/bundle-digest", input.bundle().digest());
   }
@@ -118,7 +118,61 @@ class JcascConfigMapRendererTest {
     ConfigMap plugins = PluginsConfigMapRenderer.render(input);
 
     assertThat(plugins.getMetadata().getName()).isEqualTo("team-a-1b4e28ba-plugins");
-    assertThat(plugins.getData()).containsExactly(Map.entry("plugins.txt", input.bundle().pluginsText()));
+    assertThat(plugins.getData()).containsOnlyKeys("plugins.txt");
     assertThat(input.bundle().pluginsText()).contains("git:5.8.0");
+    assertThat(plugins.getData().get("plugins.txt")).isEqualTo(input.bundle().pluginsText()
+        .replace("git:5.8.0\n", "git:5.8.0\nvarroa:" + VarroaPlugin.VERSION + "\n"));
+  }
+
+  @Test
+  void locksTheVarroaPluginOfTheOperatorsReleaseFromTheInstallationsUrlWhenItNamesOne() {
+    RenderInput plain = input("");
+    RenderInput withUrl = new RenderInput(plain.controller(), plain.profile(), plain.bundle(), Optional.empty(),
+        List.of(), ChannelEndpoint.unconfigured(), new InstallationDefaults("mite", Optional.empty(),
+            Optional.of("https://files.example.com/varroa.hpi"), false));
+
+    assertThat(VarroaPlugin.VERSION).isEqualTo(dev.varroa.protocol.ReleaseVersion.CURRENT).isNotBlank();
+    assertThat(PluginsConfigMapRenderer.pluginsText(withUrl))
+        .contains("\nvarroa:" + VarroaPlugin.VERSION + ":https://files.example.com/varroa.hpi\n");
+    assertThat(RestartHash.of(withUrl)).isNotEqualTo(RestartHash.of(plain));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> security(ConfigMap configMap) {
+    String text = configMap.getData().get(SecurityFragment.FILE);
+    if (text == null) {
+      return Map.of();
+    }
+    Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(text);
+    return (Map<String, Object>) root.get("jenkins");
+  }
+
+  @Test
+  void securesEveryJenkinsWithTheVarroaRealmAndTheFailClosedStrategy() {
+    Map<String, Object> jenkins = security(JcascConfigMapRenderer.render(input("")));
+
+    assertThat(jenkins).containsOnly(Map.entry("securityRealm", Map.of("varroa", Map.of())),
+        Map.entry("authorizationStrategy", Map.of("varroa", Map.of())));
+  }
+
+  @Test
+  void keepsTheBundlesOwnRealmAndStrategyAndAddsOnlyWhatItLeavesOpen() {
+    RenderInput realmOnly = input(resolved(controller("")),
+        "jenkins:\n  securityRealm:\n    ldap:\n      configurations:\n        - server: ldap.example.com\n",
+        profile(), Optional.empty(), List.of());
+    RenderInput both = input(resolved(controller("")), """
+        jenkins:
+          securityRealm:
+            ldap:
+              configurations:
+                - server: ldap.example.com
+          authorizationStrategy:
+            loggedInUsersCanDoAnything:
+              allowAnonymousRead: false
+        """, profile(), Optional.empty(), List.of());
+
+    assertThat(security(JcascConfigMapRenderer.render(realmOnly)))
+        .containsOnly(Map.entry("authorizationStrategy", Map.of("varroa", Map.of())));
+    assertThat(JcascConfigMapRenderer.render(both).getData()).doesNotContainKey(SecurityFragment.FILE);
   }
 }

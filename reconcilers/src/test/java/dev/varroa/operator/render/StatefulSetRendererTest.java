@@ -298,10 +298,39 @@ class StatefulSetRendererTest {
     PodSpec pod = pod(render("reconciliation: {drainTimeoutSeconds: 1800}\n"));
     Container jenkins = container(pod.getContainers(), "jenkins");
 
-    assertThat(jenkins.getLifecycle().getPreStop().getHttpGet().getPath()).isEqualTo("/drain");
-    assertThat(jenkins.getLifecycle().getPreStop().getHttpGet().getPort().getIntVal()).isEqualTo(MiteSidecar.HEALTH_PORT);
+    assertThat(jenkins.getLifecycle().getPreStop().getHttpGet()).isNull();
+    List<String> command = jenkins.getLifecycle().getPreStop().getExec().getCommand();
+    assertThat(command).hasSize(3).startsWith("sh", "-c");
+    assertThat(command.get(2)).contains("http://127.0.0.1:9095/drain").contains("-X POST")
+        .contains("token_file=/var/run/varroa/loopback-token").contains("Authorization: Bearer")
+        .contains("--max-time " + (1800 + 60 - JenkinsContainer.PRESTOP_SLACK_SECONDS) + " ")
+        .doesNotContain(":" + MiteSidecar.HEALTH_PORT);
     assertThat(pod.getTerminationGracePeriodSeconds()).isEqualTo(1800L + 60L);
     assertThat(pod(render("")).getTerminationGracePeriodSeconds()).isEqualTo(900L + 60L);
+  }
+
+  @Test
+  void drainsFromInsideThePodWithTheLoopbackVolumeMountedInJenkins() {
+    Container jenkins = container(pod(render("")).getContainers(), "jenkins");
+
+    assertThat(jenkins.getVolumeMounts()).anySatisfy(m -> {
+      assertThat(m.getName()).isEqualTo(PodVolumes.LOOPBACK_VOLUME);
+      assertThat(m.getMountPath()).isEqualTo("/var/run/varroa");
+    });
+    assertThat(container(pod(render("")).getInitContainers(), "mite").getPorts())
+        .extracting(p -> p.getContainerPort()).containsExactly(MiteSidecar.HEALTH_PORT);
+  }
+
+  @Test
+  void turnsTheClaimGateOnInJenkinsOnlyWhenTheControllerAsksForIt() {
+    Container gated = container(pod(render("buildClaims: {gate: true}\n")).getContainers(), "jenkins");
+    Container open = container(pod(render("")).getContainers(), "jenkins");
+
+    assertThat(gated.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo(JenkinsContainer.ENV_CLAIM_GATE);
+      assertThat(e.getValue()).isEqualTo("true");
+    });
+    assertThat(open.getEnv()).noneMatch(e -> e.getName().equals(JenkinsContainer.ENV_CLAIM_GATE));
   }
 
   @Test

@@ -33,6 +33,10 @@ import java.util.stream.Stream;
  * A contract fixture standing in for Jenkins: an HTTP server on 127.0.0.1 that answers the endpoints the mite calls
  * the way Jenkins core and the configuration-as-code plugin answer them, so mite tests run without Jenkins. Every
  * behaviour comes from Jenkins' sources, named below by class and method; what the fixture leaves out is said too.
+ * It is always a Jenkins with security on (Jenkins#isUseSecurity true), the only kind the operator renders (the
+ * Varroa security realm, and its fail-closed strategy unless a bundle grants people): there is no unsecured mode,
+ * an anonymous POST never reaches an action, and a bearer token counts only once the plugged-in verifier accepted
+ * it (the reconciler tests plug in the plugin core's JenkinsTokenVerifier with the operator's real key).
  *
  * <h2>Request pipeline, in Jenkins' filter order</h2>
  * <ol>

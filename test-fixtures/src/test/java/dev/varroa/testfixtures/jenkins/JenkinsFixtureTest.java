@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -101,6 +102,31 @@ class JenkinsFixtureTest {
         assertThat(read.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"Jenkins\"");
         assertThat(write.statusCode()).isEqualTo(401);
         assertThat(jenkins.quietingDown()).isFalse();
+    }
+
+    // A secured Jenkins (the only kind Varroa renders): CrumbFilter refuses an anonymous POST with 403 before any
+    // action runs, and anonymous cannot fetch a crumb, since /crumbIssuer needs Overall/Read (Jenkins#getTarget).
+    @Test
+    void refusesEveryAnonymousPostAndChangesNothing() throws Exception {
+        for (String path : List.of("quietDown", "cancelQuietDown", "configuration-as-code/reload",
+                "manage/configuration-as-code/reload", "configuration-as-code/apply")) {
+            HttpResponse<String> response = post(path, null, HttpRequest.BodyPublishers.ofString("jenkins: {}\n"));
+            assertThat(response.statusCode()).as(path).isEqualTo(403);
+        }
+        assertThat(get("crumbIssuer/api/json", null).statusCode()).isEqualTo(403);
+        assertThat(jenkins.quietingDown()).isFalse();
+        assertThat(jenkins.appliedConfigurations()).isEmpty();
+    }
+
+    @Test
+    void refusesEveryBearerUntilATestPlugsInAVerifier() throws Exception {
+        try (JenkinsFixture fresh = JenkinsFixture.start()) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(fresh.url().resolve("api/json"))
+                    .header("Authorization", "Bearer " + GOOD_JWT).GET().build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode()).isEqualTo(401);
+            assertThat(response.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"Jenkins\"");
+        }
     }
 
     @Test
