@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency clean
+.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -78,6 +78,13 @@ bench-gateway: build
 bench-mite: build
 	$(CHANNEL_BENCH_CLASSPATH)
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.MiteFootprintBenchmark
+
+# R1: 10,000 build events through plugin core, mite, gateway, NATS and recorder into PostgreSQL while each
+# tier is killed in turn; then claim round trips and the gateway's publish rate. Figures go to docs/benchmarks.md.
+bench-events: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
+	$(MVN) -q -pl gateway,mite,recorder dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.BuildEventsBenchmark
 
 # P1 "commit -> applied": one Controller following a Git branch, the demo's setup; figures go to docs/benchmarks.md.
 bench-latency: build

@@ -131,6 +131,12 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- fail "webhooks.ingress.enabled needs webhooks.ingress.host: set the host name Git hosts and registries post to, e.g. --set webhooks.ingress.host=varroa-hooks.example.com" -}}
 {{- end -}}
 
+{{- with $v.varroaPluginURL -}}
+{{- if not (regexMatch "^https?://[^/\\s]+/.+" .) -}}
+{{- fail (printf "varroaPluginURL %q is not an http(s) URL of a file: jenkins-plugin-cli downloads plugins over HTTP only; use e.g. https://files.example.com/varroa/0.1.0/varroa.hpi" .) -}}
+{{- end -}}
+{{- end -}}
+
 {{- with $v.pluginUpdateCenterDownloadURL -}}
 {{- if not (regexMatch "^https?://[^/\\s]+(/.*)?$" .) -}}
 {{- fail (printf "pluginUpdateCenterDownloadURL %q is not an http(s) URL: use the core update center's download URL, e.g. https://updates.example.com/download/plugins" .) -}}

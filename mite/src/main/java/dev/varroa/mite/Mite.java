@@ -22,6 +22,15 @@ public final class Mite implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Mite.class);
 
+  static {
+    // The JDK's HTTP server leaves Nagle on by default: a response written as headers then body would wait for the
+    // client's delayed ACK (about 40 ms on Linux), which alone would spend the loopback claim budget many times over.
+    // Read once, when the server's configuration class loads, so it is set before either listener exists.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   private final StopSignal stop;
   private final HealthListener health;
   private final LoopbackListener loopback;

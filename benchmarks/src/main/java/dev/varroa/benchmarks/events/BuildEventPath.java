@@ -23,6 +23,7 @@ import dev.varroa.testfixtures.postgres.PostgresServerProcess;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import dev.varroa.testfixtures.process.ThrowawayDirectory;
 import io.nats.client.Connection;
+import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.net.InetSocketAddress;
@@ -66,11 +67,11 @@ public final class BuildEventPath {
   static final Duration BETWEEN_KILLS = Duration.ofSeconds(6);
   static final Duration DOWN_FOR = Duration.ofSeconds(1);
   static final Duration ROWS_DEADLINE = Duration.ofMinutes(5);
-  static final int CLAIM_WARMUP = 50;
-  static final int CLAIMS = 1_000;
-  static final int BULK_THREADS = 4;
+  static final int CLAIM_WARMUP = 300;
+  static final int CLAIMS = 2_000;
+  static final int BULK_THREADS = 8;
   static final int BULK_BATCH = 500;
-  static final int BULK_EVENTS = 100_000;
+  static final int BULK_EVENTS = 200_000;
 
   private final Path logs;
   private final ThrowawayDirectory work;
@@ -108,7 +109,9 @@ public final class BuildEventPath {
     PostgresServer postgres = teardown.add(PostgresServerProcess.start()).value();
     NatsTier nats = teardown.add(new NatsTier(Files.createDirectories(work.resolve("nats"))));
     nats.start();
-    Connection operator = Nats.connect(new Options.Builder().server(nats.url()).maxReconnects(-1).build());
+    // the harness's own connection rides out the nats-server kill quietly: its reconnects are expected
+    Connection operator = Nats.connect(new Options.Builder().server(nats.url()).maxReconnects(-1)
+        .errorListener(new ErrorListener() { }).build());
     teardown.then(operator::close);
     BusTopology.ensure(operator);
 

@@ -4,6 +4,7 @@ import dev.varroa.testfixtures.process.Executable;
 import dev.varroa.testfixtures.process.LocalProcess;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import io.nats.client.Connection;
+import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ final class NatsTier implements Tier {
   // JetStream answers after the client port opens: ready once the account's JetStream info comes back.
   private boolean servesJetStream() throws Exception {
     try (Connection connection = Nats.connect(new Options.Builder().server(url())
-        .connectionTimeout(Duration.ofSeconds(1)).noReconnect().build())) {
+        .connectionTimeout(Duration.ofSeconds(1)).noReconnect().errorListener(new ErrorListener() { }).build())) {
       connection.jetStreamManagement().getAccountStatistics();
       return true;
     }
