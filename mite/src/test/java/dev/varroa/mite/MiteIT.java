@@ -28,22 +28,18 @@ import dev.varroa.testfixtures.jenkins.RunningBuild;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
-import io.nats.client.KeyValue;
 import io.nats.client.Message;
 import io.nats.client.api.KeyValueEntry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -353,18 +349,7 @@ class MiteIT {
 
   /** What the operator does before it creates the pod: a single-use token bound to this controller. */
   private String bootstrapToken() throws Exception {
-    byte[] random = new byte[32];
-    new SecureRandom().nextBytes(random);
-    String token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-    KeyValue bucket = nats.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET);
-    bucket.put(TokenDigest.of(token), BootstrapTokenRecord.newBuilder()
-        .setController(controller.toRef())
-        .setExpiresAtEpochMillis(Instant.now().plus(Duration.ofMinutes(15)).toEpochMilli())
-        .build().toByteArray());
-    Path file = dir.resolve("bootstrap/token");
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
-    return token;
+    return BootstrapTokens.write(nats, controller, dir.resolve("bootstrap/token"));
   }
 
   private BootstrapTokenRecord tokenRecord(String token) throws Exception {

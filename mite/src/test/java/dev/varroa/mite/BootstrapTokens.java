@@ -1,0 +1,34 @@
+package dev.varroa.mite;
+
+import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.TokenDigest;
+import dev.varroa.protocol.bus.v1.BootstrapTokenRecord;
+import io.nats.client.Connection;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+
+/** What the operator does before it creates the pod: a single-use token bound to one controller, on the bus and in the pod. */
+final class BootstrapTokens {
+
+  private BootstrapTokens() {
+  }
+
+  static String write(Connection nats, ControllerIdentity controller, Path file) throws Exception {
+    byte[] random = new byte[32];
+    new SecureRandom().nextBytes(random);
+    String token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    nats.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET).put(TokenDigest.of(token), BootstrapTokenRecord.newBuilder()
+        .setController(controller.toRef())
+        .setExpiresAtEpochMillis(Instant.now().plus(Duration.ofMinutes(15)).toEpochMilli())
+        .build().toByteArray());
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
+    return token;
+  }
+}
