@@ -5,6 +5,7 @@ import static dev.varroa.plugin.auth.JenkinsTokenVerifierTest.THIS_CONTROLLER;
 import static dev.varroa.plugin.auth.OperatorTokenSigner.claims;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.plugin.testing.SteppedClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BearerCrumbExclusionTest {
 
   @TempDir Path dir;
-  final SettableClock clock = new SettableClock(NOW);
+  final SteppedClock clock = new SteppedClock(NOW);
   final OperatorTokenSigner operator = OperatorTokenSigner.withNewKey();
   BearerCrumbExclusion exclusion;
 

@@ -4,6 +4,7 @@ import static dev.varroa.plugin.auth.OperatorTokenSigner.claims;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.varroa.plugin.testing.SteppedClock;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
@@ -46,7 +47,7 @@ class ControllerIdentityTest {
         "VARROA_CONTROLLER_NAMESPACE", "team-a",
         "VARROA_CONTROLLER_NAME", "ci",
         "VARROA_CONTROLLER_UID", "0f1e2d3c",
-        "VARROA_JWT_PUBLIC_KEY_FILE", keyFile.toString()), new SettableClock(now));
+        "VARROA_JWT_PUBLIC_KEY_FILE", keyFile.toString()), new SteppedClock(now));
 
     assertThat(verifier.audience()).isEqualTo("spiffe://varroa.dev/ns/team-a/controller/ci/uid/0f1e2d3c");
     assertThat(verifier.verify(operator.sign(claims(verifier.audience(), now).build())).accepted()).isTrue();

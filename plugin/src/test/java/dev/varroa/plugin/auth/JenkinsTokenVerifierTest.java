@@ -10,6 +10,7 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
+import dev.varroa.plugin.testing.SteppedClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +30,7 @@ class JenkinsTokenVerifierTest {
 
   @TempDir Path dir;
   Path keyFile;
-  final SettableClock clock = new SettableClock(NOW);
+  final SteppedClock clock = new SteppedClock(NOW);
   final OperatorTokenSigner operator = OperatorTokenSigner.withNewKey();
   JenkinsTokenVerifier verifier;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.jwk.JWKSet;
+import dev.varroa.plugin.testing.SteppedClock;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
 import java.time.Instant;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PublicKeyRingTest {
 
   @TempDir Path dir;
-  final SettableClock clock = new SettableClock(Instant.parse("2030-01-01T12:00:00Z"));
+  final SteppedClock clock = new SteppedClock(Instant.parse("2030-01-01T12:00:00Z"));
 
   @Test
   void readsEveryKeyOfTheFileUnderItsThumbprint() throws KeySourceException {

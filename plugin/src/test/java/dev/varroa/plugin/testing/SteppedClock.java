@@ -15,6 +15,10 @@ public final class SteppedClock extends Clock {
     this.now = start;
   }
 
+  public void set(Instant instant) {
+    now = instant;
+  }
+
   public void advance(Duration step) {
     now = now.plus(step);
   }
