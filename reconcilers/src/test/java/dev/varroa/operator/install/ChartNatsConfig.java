@@ -1,5 +1,6 @@
 package dev.varroa.operator.install;
 
+import dev.varroa.testfixtures.helm.RenderedManifests;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -19,7 +20,12 @@ public final class ChartNatsConfig {
    *     gives them; nats-server refuses one the file does not use
    */
   public static String forLoopback(Map<String, String> environment) {
-    String rendered = ChartRbac.render().get(ConfigMap.class, "varroa-nats").getData().get("nats.conf");
+    return forLoopback(ChartRbac.render(), environment);
+  }
+
+  /** The same from a render of the caller's own values (e.g. recordStore.enabled, which adds the recorder user). */
+  public static String forLoopback(RenderedManifests manifests, Map<String, String> environment) {
+    String rendered = manifests.get(ConfigMap.class, "varroa-nats").getData().get("nats.conf");
     String variables = environment.entrySet().stream()
         .map(e -> e.getKey() + ": \"" + e.getValue() + "\"\n").collect(Collectors.joining());
     return variables + rendered.replaceAll("(?m)^\\s*(listen|http|store_dir):.*$", "");

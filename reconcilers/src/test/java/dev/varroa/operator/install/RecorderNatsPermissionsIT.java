@@ -1,0 +1,152 @@
+package dev.varroa.operator.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.varroa.protocol.BuildEventMessageId;
+import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.builds.v1.BuildEvent;
+import dev.varroa.protocol.builds.v1.ClaimDecision;
+import dev.varroa.protocol.builds.v1.ClaimRequest;
+import dev.varroa.protocol.builds.v1.RunQueued;
+import dev.varroa.protocol.bus.v1.BuildEventGroup;
+import dev.varroa.protocol.bus.v1.LedgerClaim;
+import dev.varroa.recorder.Recorder;
+import dev.varroa.recorder.RecorderSettings;
+import dev.varroa.testfixtures.helm.HelmChart;
+import dev.varroa.testfixtures.nats.NatsServerProcess;
+import dev.varroa.testfixtures.postgres.PostgresServer;
+import dev.varroa.testfixtures.postgres.PostgresServerExtension;
+import io.nats.client.Connection;
+import io.nats.client.ErrorListener;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.PublishOptions;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chart's nats.conf with the record store on, on a real nats-server: the operator creates the topology, the
+ * gateway's user publishes a build event group and asks the ledger, and the real recorder, logged in as the chart's
+ * recorder user, writes the row and grants the claim, with no permission refused to anyone. What is not the
+ * recorder's (the gateway's command subjects) is refused to it.
+ */
+class RecorderNatsPermissionsIT {
+
+  @RegisterExtension
+  static final PostgresServerExtension POSTGRES = new PostgresServerExtension();
+
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+  private static final String OPERATOR_PASSWORD = "operator-" + UUID.randomUUID();
+  private static final String GATEWAY_PASSWORD = "gateway-" + UUID.randomUUID();
+  private static final String RECORDER_PASSWORD = "recorder-" + UUID.randomUUID();
+
+  @TempDir
+  Path dir;
+  private NatsServerProcess nats;
+  private final Queue<String> errors = new ConcurrentLinkedQueue<>();
+
+  @BeforeEach
+  void startNatsWithTheRenderedConfig() throws Exception {
+    String config;
+    try (HelmChart chart = HelmChart.varroa()) {
+      config = ChartNatsConfig.forLoopback(chart.template(HelmChart.Render.in(ChartRbac.NAMESPACE)
+          .set("recordStore.enabled", "true")), Map.of("SERVER_NAME", "chart-recorder-it",
+          "OPERATOR_PASSWORD", OPERATOR_PASSWORD, "GATEWAY_PASSWORD", GATEWAY_PASSWORD,
+          "RECORDER_PASSWORD", RECORDER_PASSWORD));
+    }
+    assertThat(config).contains("user: recorder");
+    nats = NatsServerProcess.startWithConfig(ChartNatsConfig.withoutTls(config));
+  }
+
+  @AfterEach
+  void stopNats() throws InterruptedException {
+    if (nats != null) {
+      nats.close();
+    }
+  }
+
+  @Test
+  void theRecorderConsumesAndAnswersClaimsAsTheChartsRecorderUser() throws Exception {
+    PostgresServer postgres = POSTGRES.server();
+    Path password = Files.writeString(dir.resolve("recorder-password"), RECORDER_PASSWORD);
+    ControllerIdentity controller = new ControllerIdentity("ci", "sandbox", UUID.randomUUID().toString());
+    try (Connection operator = connect("operator", OPERATOR_PASSWORD);
+        Connection gateway = connect("gateway", GATEWAY_PASSWORD)) {
+      BusTopology.ensure(operator);
+      try (Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(),
+          postgres.password(), nats.value().url()).withHealthPort(0).withNatsCredentials("recorder", password, null))) {
+        BuildEvent queued = BuildEvent.newBuilder().setRunId("run-1").setSequence(1).setJob("team/app/main")
+            .setRunQueued(RunQueued.newBuilder().setQueueId(3).setCause("Started by timer")).build();
+        Headers headers = new Headers().put("Nats-Msg-Id", BuildEventMessageId.of(controller, List.of(queued)));
+        gateway.jetStream().publish(NatsMessage.builder().subject(BusNames.builds(controller)).headers(headers)
+            .data(BuildEventGroup.newBuilder().setController(controller.toRef()).setCluster("core")
+                .setGatewayId("gw-1").addEvents(queued).build().toByteArray()).build(),
+            PublishOptions.builder().expectedStream(BusNames.BUILDS_STREAM).build());
+        await().atMost(DEADLINE).until(() -> runRows(postgres, controller) == 1);
+
+        Message reply = gateway.request(BusNames.LEDGER_CLAIM_SUBJECT, LedgerClaim.newBuilder()
+            .setController(controller.toRef()).setCluster("core")
+            .setClaim(ClaimRequest.newBuilder().setRunId("run-2").setJob("team/app/main").setQueueId(4))
+            .build().toByteArray(), DEADLINE);
+        assertThat(ClaimDecision.parseFrom(reply.getData()).getDecision()).isEqualTo("granted");
+        assertThat(errors).as("permission errors of the operator and gateway users").isEmpty();
+      }
+    }
+    // the recorder's own refusals would show only in its log and the server's: the server logs every violation
+    assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
+
+    try (Connection recorderUser = connect("recorder", RECORDER_PASSWORD)) {
+      recorderUser.subscribe(BusNames.gatewayCommands("gw-1"));
+      await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e ->
+          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("gw-1") + "\"")));
+      recorderUser.publish(BusNames.builds(controller), "forged".getBytes(StandardCharsets.UTF_8));
+      await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e ->
+          e.contains("Permissions Violation for Publish to \"" + BusNames.builds(controller) + "\"")));
+    }
+    assertThat(nats.log()).as("the server logs violations, so its silence above means something")
+        .containsIgnoringCase("violation");
+  }
+
+  private static long runRows(PostgresServer postgres, ControllerIdentity controller) throws Exception {
+    try (var db = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
+        PreparedStatement count = db.prepareStatement("SELECT count(*) FROM runs WHERE controller_uid = ?")) {
+      count.setString(1, controller.uid());
+      try (ResultSet row = count.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    }
+  }
+
+  private Connection connect(String user, String password) throws Exception {
+    return Nats.connect(new Options.Builder().server(nats.value().url()).userInfo(user, password)
+        .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
+        .errorListener(new ErrorListener() {
+          @Override
+          public void errorOccurred(Connection connection, String error) {
+            errors.add(error);
+          }
+        }).build());
+  }
+}
