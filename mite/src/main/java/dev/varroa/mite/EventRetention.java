@@ -41,6 +41,8 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
   static final int BATCH_EVENTS = 500;
   /** DATAPLANE.md: at most 1 MiB of serialized events per MiteMessage.events. */
   static final long BATCH_BYTES = 1024L * 1024;
+  /** What one held event costs the heap beyond its bytes (map entry, key, array header): counted against the cap. */
+  static final int ENTRY_OVERHEAD_BYTES = 128;
 
   private static final Logger LOG = LoggerFactory.getLogger(EventRetention.class);
 
@@ -110,7 +112,7 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
       for (BuildEvent event : events) {
         EventKey key = key(event);
         Key compact = Key.of(key);
-        int size = event.getSerializedSize();
+        long size = heldBytes(event);
         while (true) {
           if (held.contains(key) || retained.containsKey(compact)) {
             held.add(key);
@@ -176,7 +178,12 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
     }
   }
 
-  /** Serialized bytes held now. */
+  /** What holding the event counts against VARROA_EVENT_RETAIN_BYTES: its bytes and its entry's overhead. */
+  static long heldBytes(BuildEvent event) {
+    return event.getSerializedSize() + (long) ENTRY_OVERHEAD_BYTES;
+  }
+
+  /** Bytes held now: the events' serialized bytes and their entries' overhead. */
   long retainedBytes() {
     lock.lock();
     try {
@@ -227,7 +234,7 @@ final class EventRetention implements ChannelSession.StreamUser, AutoCloseable {
       for (EventKey key : message.getEventsAck().getKeysList()) {
         byte[] gone = retained.remove(Key.of(key));
         if (gone != null) {
-          bytes -= gone.length;
+          bytes -= gone.length + ENTRY_OVERHEAD_BYTES;
           released++;
         }
       }

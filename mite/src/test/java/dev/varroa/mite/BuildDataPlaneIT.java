@@ -187,7 +187,7 @@ class BuildDataPlaneIT {
   @Test
   void stopsReadingAtTheRetentionCapAndResumesOnceAcksFreeRoom() throws Exception {
     List<BuildEvent> first = events("run-a", 1, 5);
-    long cap = first.stream().mapToLong(BuildEvent::getSerializedSize).sum();
+    long cap = first.stream().mapToLong(EventRetention::heldBytes).sum();
     mite = connectedMite(cap, SHORT_CLAIM_WAIT);
 
     EventBatchAck held = postEvents(first);
@@ -217,7 +217,7 @@ class BuildDataPlaneIT {
   @Test
   void answers503WithRetryAfterWhenNoRoomFreesUp() throws Exception {
     List<BuildEvent> first = events("run-a", 1, 2);
-    mite = connectedMite(first.stream().mapToLong(BuildEvent::getSerializedSize).sum(), SHORT_CLAIM_WAIT);
+    mite = connectedMite(first.stream().mapToLong(EventRetention::heldBytes).sum(), SHORT_CLAIM_WAIT);
     postEvents(first);
 
     HttpResponse<String> refused = postEventsAsync(events("run-b", 1, 1)).get(20, TimeUnit.SECONDS);

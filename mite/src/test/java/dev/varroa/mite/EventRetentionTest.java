@@ -74,7 +74,7 @@ class EventRetentionTest {
     assertThat(first.added()).isEqualTo(2);
     assertThat(first.duplicates()).isEqualTo(1);
     assertThat(first.held()).containsExactly(EventRetention.key(event(1, 10)), EventRetention.key(event(2, 10)));
-    assertThat(retention.retainedBytes()).isEqualTo(2L * event(1, 10).getSerializedSize());
+    assertThat(retention.retainedBytes()).isEqualTo(2L * EventRetention.heldBytes(event(1, 10)));
 
     retention.received(GatewayMessage.newBuilder().setEventsAck(EventsAcknowledged.newBuilder()
         .addKeys(EventRetention.key(event(2, 10)))).build());
@@ -104,7 +104,7 @@ class EventRetentionTest {
 
   @Test
   void refusesTheRestOfABatchThatFindsNoRoomByTheDeadline() throws Exception {
-    EventRetention small = new EventRetention(2L * event(1, 10).getSerializedSize(), Clock.systemUTC());
+    EventRetention small = new EventRetention(2L * EventRetention.heldBytes(event(1, 10)), Clock.systemUTC());
     try {
       EventRetention.Admission admission = small.admit(List.of(event(1, 10), event(2, 10), event(3, 10),
           event(4, 10)), Instant.now());
