@@ -2,8 +2,8 @@ package dev.varroa.gateway;
 
 import dev.varroa.gateway.builds.BuildEventPublisher;
 import dev.varroa.gateway.builds.LedgerClaimRelay;
-import dev.varroa.gateway.bus.BusConnection;
-import dev.varroa.gateway.bus.BusCredentialFiles;
+import dev.varroa.protocol.bus.BusConnection;
+import dev.varroa.protocol.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusTrust;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.ca.IssuedCertificate;
@@ -81,7 +81,7 @@ public final class Gateway implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     CertificateAuthority ca = CertificateAuthority.load(settings.caCertFile(), settings.caKeyFile());
     var tls = serverTls(settings, ca);
-    BusConnection bus = BusConnection.open(id, settings.natsUrl(),
+    BusConnection bus = BusConnection.open("gateway-" + id, settings.natsUrl(),
         new BusCredentialFiles(settings.natsUser(), settings.natsUserFile(), settings.natsPasswordFile()),
         settings.natsCaFile() == null ? null : BusTrust.trusting(
             Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()));

@@ -5,7 +5,7 @@ import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.bus.Redaction;
 import dev.varroa.protocol.bus.v1.BuildEventGroup;
-import dev.varroa.recorder.bus.RecorderBus;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.DatabaseErrors;
 import io.nats.client.ConsumerContext;
@@ -35,14 +35,14 @@ final class BuildEventConsumer implements AutoCloseable {
   static final Duration BACKOFF_START = Duration.ofMillis(500);
   static final Duration BACKOFF_CAP = Duration.ofSeconds(15);
 
-  private final RecorderBus bus;
+  private final BusConnection bus;
   private final BuildEventWriter writer;
   private final Consumer<Boolean> databaseHealth;
   private final CountDownLatch closing = new CountDownLatch(1);
   private final Thread thread;
   private Duration backoff = BACKOFF_START;
 
-  BuildEventConsumer(RecorderBus bus, BuildEventWriter writer, Consumer<Boolean> databaseHealth) {
+  BuildEventConsumer(BusConnection bus, BuildEventWriter writer, Consumer<Boolean> databaseHealth) {
     this.bus = bus;
     this.writer = writer;
     this.databaseHealth = databaseHealth;

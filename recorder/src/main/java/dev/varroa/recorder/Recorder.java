@@ -1,18 +1,25 @@
 package dev.varroa.recorder;
 
 import dev.varroa.protocol.BusTopology;
-import dev.varroa.recorder.bus.RecorderBus;
+import dev.varroa.protocol.bus.BusConnection;
+import dev.varroa.protocol.bus.BusCredentialFiles;
+import dev.varroa.protocol.bus.BusListener;
+import dev.varroa.protocol.bus.BusTrust;
 import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.ClaimLedger;
 import dev.varroa.recorder.store.RecordStore;
+import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +38,13 @@ public final class Recorder implements AutoCloseable {
 
   private final HealthEndpoint health;
   private final RecordStore store;
-  private final RecorderBus bus;
+  private final BusConnection bus;
   private final BuildEventConsumer consumer;
   private final LedgerResponder ledger;
   private final ScheduledExecutorService checks;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
-  private Recorder(HealthEndpoint health, RecordStore store, RecorderBus bus, BuildEventConsumer consumer,
+  private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
       LedgerResponder ledger, ScheduledExecutorService checks) {
     this.health = health;
     this.store = store;
@@ -51,10 +58,22 @@ public final class Recorder implements AutoCloseable {
    * Opens the probes, migrates the schema (waiting for PostgreSQL with backoff), connects to NATS (must be reachable
    * now), makes sure of the stream and its consumer, then starts consuming and answering claims.
    */
+  // jnats re-reads the password file at every attempt and a connection it gives up on is replaced (BusConnection)
+  private static BusConnection openBus(RecorderSettings settings) throws IOException, InterruptedException {
+    SSLContext tls = settings.natsCaFile() == null ? null : BusTrust.trusting(
+        Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), "VARROA_NATS_CA_FILE " + settings.natsCaFile());
+    try {
+      return BusConnection.open("recorder", settings.natsUrl(),
+          new BusCredentialFiles(settings.natsUser(), null, settings.natsPasswordFile()), tls);
+    } catch (IOException e) {
+      throw new IOException(e.getMessage() + " (VARROA_NATS_URL)", e);
+    }
+  }
+
   public static Recorder start(RecorderSettings settings) throws IOException, InterruptedException {
     AtomicBoolean databaseUp = new AtomicBoolean();
     AtomicBoolean natsStarted = new AtomicBoolean();
-    RecorderBus[] busHolder = new RecorderBus[1];
+    BusConnection[] busHolder = new BusConnection[1];
     HealthEndpoint health = new HealthEndpoint(settings.healthPort(), () -> {
       if (!databaseUp.get()) {
         return Optional.of("waiting for PostgreSQL (VARROA_RECORDER_DSN)");
@@ -65,18 +84,23 @@ public final class Recorder implements AutoCloseable {
       return Optional.empty();
     });
     RecordStore store = RecordStore.open(settings);
-    RecorderBus bus = null;
+    BusConnection bus = null;
     try {
       migrateWhenReachable(store);
       databaseUp.set(true);
-      bus = RecorderBus.open(settings);
+      bus = openBus(settings);
       busHolder[0] = bus;
       natsStarted.set(true);
       BusTopology.ensure(bus.connection());
       BuildEventConsumer consumer = new BuildEventConsumer(bus,
           new BuildEventWriter(store.dataSource(), settings.clusterName()), databaseUp::set);
       LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
-      bus.onConnection(ledger::subscribe);
+      bus.addListener(new BusListener() {
+        @Override
+        public void connected(Connection connection) {
+          ledger.subscribe(connection);
+        }
+      });
       consumer.start();
       ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "varroa-recorder-checks");

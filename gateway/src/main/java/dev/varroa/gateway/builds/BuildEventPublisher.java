@@ -1,6 +1,6 @@
 package dev.varroa.gateway.builds;
 
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.Redaction;
 import io.nats.client.JetStreamApiException;

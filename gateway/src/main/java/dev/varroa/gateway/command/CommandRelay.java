@@ -5,8 +5,8 @@ import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.NOT_CONNECTED;
 import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.REJECTED;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.varroa.gateway.bus.BusConnection;
-import dev.varroa.gateway.bus.BusListener;
+import dev.varroa.protocol.bus.BusConnection;
+import dev.varroa.protocol.bus.BusListener;
 import dev.varroa.gateway.stream.GatewayResult;
 import dev.varroa.gateway.stream.MiteSession;
 import dev.varroa.gateway.stream.MiteSessions;

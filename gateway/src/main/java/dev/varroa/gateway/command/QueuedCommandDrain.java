@@ -5,7 +5,7 @@ import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.NOT_CONNECTED;
 import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.REJECTED;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.gateway.stream.GatewayResult;
 import dev.varroa.gateway.stream.MiteSession;
 import dev.varroa.protocol.BusNames;

@@ -1,8 +1,8 @@
 package dev.varroa.gateway.command;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.varroa.gateway.bus.BusConnection;
-import dev.varroa.gateway.bus.BusListener;
+import dev.varroa.protocol.bus.BusConnection;
+import dev.varroa.protocol.bus.BusListener;
 import dev.varroa.gateway.stream.MiteSession;
 import dev.varroa.gateway.stream.MiteSessions;
 import dev.varroa.protocol.ControllerIdentity;

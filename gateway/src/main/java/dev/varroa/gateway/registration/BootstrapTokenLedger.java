@@ -7,7 +7,7 @@ import static dev.varroa.protocol.mite.v1.RefusalReason.TOKEN_OTHER_CONTROLLER;
 import static dev.varroa.protocol.mite.v1.RefusalReason.TOKEN_UNKNOWN;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.TokenDigest;

@@ -3,7 +3,7 @@ package dev.varroa.gateway.registration;
 import static dev.varroa.protocol.mite.v1.RefusalReason.CSR_INVALID;
 import static dev.varroa.protocol.mite.v1.RefusalReason.PROTOCOL_TOO_OLD;
 
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.ca.CertificateRequestRejectedException;
 import dev.varroa.gateway.ca.ClientCertificate;

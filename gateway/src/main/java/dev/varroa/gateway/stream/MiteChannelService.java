@@ -2,7 +2,7 @@ package dev.varroa.gateway.stream;
 
 import dev.varroa.gateway.builds.BuildEventPublisher;
 import dev.varroa.gateway.builds.LedgerClaimRelay;
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.tls.PeerIdentity;
 import dev.varroa.protocol.mite.v1.GatewayMessage;

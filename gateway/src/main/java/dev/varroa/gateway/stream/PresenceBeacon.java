@@ -1,6 +1,6 @@
 package dev.varroa.gateway.stream;
 
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.v1.GatewayPresence;
 import io.nats.client.JetStreamApiException;

@@ -1,7 +1,7 @@
 package dev.varroa.gateway.stream;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.varroa.gateway.bus.BusConnection;
+import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.MiteRoute;

@@ -1,6 +1,6 @@
 package dev.varroa.gateway.stream;
 
-import dev.varroa.gateway.bus.BusListener;
+import dev.varroa.protocol.bus.BusListener;
 import io.nats.client.Connection;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,7 +1,5 @@
-package dev.varroa.gateway.bus;
+package dev.varroa.protocol.bus;
 
-import dev.varroa.protocol.bus.CredentialReadingServerPool;
-import dev.varroa.protocol.bus.Redaction;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.ErrorListener;
@@ -26,10 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's NATS connection. jnats reconnects by itself (and reads the credential files on each
- * attempt, see {@link CredentialReadingServerPool}); when jnats gives up (it closes after the same
- * auth error twice in a row, e.g. while a password rotation is half done) this opens a new connection
- * and tells the listeners, so subscriptions are made again on it.
+ * A component's NATS connection (the gateway's, the recorder's). jnats reconnects by itself (and
+ * reads the credential files on each attempt, see {@link CredentialReadingServerPool}); when jnats
+ * gives up (it closes after the same auth error twice in a row, e.g. while a password rotation is
+ * half done) this opens a new connection and tells the listeners, so subscriptions are made again on it.
  */
 public final class BusConnection implements AutoCloseable {
 
@@ -40,7 +38,7 @@ public final class BusConnection implements AutoCloseable {
   static final Duration REPLACEMENT_BACKOFF_CAP = Duration.ofSeconds(30);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
-  private final String gatewayId;
+  private final String client;
   private final List<String> urls;
   private final BusCredentialFiles credentials;
   private final SSLContext tls;
@@ -50,37 +48,41 @@ public final class BusConnection implements AutoCloseable {
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile Connection current;
 
-  private BusConnection(String gatewayId, List<String> urls, BusCredentialFiles credentials, SSLContext tls) {
-    this.gatewayId = gatewayId;
+  private BusConnection(String client, List<String> urls, BusCredentialFiles credentials, SSLContext tls) {
+    this.client = client;
     this.tls = tls;
     this.urls = urls;
     this.credentials = credentials;
     this.replacer = Executors.newSingleThreadExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "varroa-bus-replacer-" + gatewayId);
+      Thread thread = new Thread(runnable, "varroa-bus-replacer-" + client);
       thread.setDaemon(true);
       return thread;
     });
   }
 
-  /** Connects once (fails if NATS is unreachable now); later outages are healed in the background. */
-  public static BusConnection open(String gatewayId, String commaSeparatedUrls, BusCredentialFiles credentials)
+  /**
+   * Connects once (fails if NATS is unreachable now); later outages are healed in the background.
+   *
+   * @param client names the connection to the server ({@code varroa-<client>}) and in the log, e.g. {@code gateway-gw-1}
+   */
+  public static BusConnection open(String client, String commaSeparatedUrls, BusCredentialFiles credentials)
       throws IOException, InterruptedException {
-    return open(gatewayId, commaSeparatedUrls, credentials, null);
+    return open(client, commaSeparatedUrls, credentials, null);
   }
 
   /** @param tls the context tls:// servers are verified with; null for the JVM's default trust */
-  public static BusConnection open(String gatewayId, String commaSeparatedUrls, BusCredentialFiles credentials,
+  public static BusConnection open(String client, String commaSeparatedUrls, BusCredentialFiles credentials,
       SSLContext tls) throws IOException, InterruptedException {
     List<String> urls = Arrays.stream(commaSeparatedUrls.split(",")).map(String::strip).filter(s -> !s.isEmpty())
         .toList();
-    BusConnection bus = new BusConnection(gatewayId, urls, credentials, tls);
+    BusConnection bus = new BusConnection(client, urls, credentials, tls);
     try {
       bus.current = Nats.connect(bus.options());
     } catch (IOException e) {
       bus.replacer.shutdownNow();
       throw new IOException("cannot connect to NATS at " + urls + ": " + Redaction.describe(e));
     }
-    LOG.info("event=nats_connected gateway={} servers={}", gatewayId, urls);
+    LOG.info("event=nats_connected client={} servers={}", client, urls);
     return bus;
   }
 
@@ -135,7 +137,7 @@ public final class BusConnection implements AutoCloseable {
         // jnats insists on a server list in the options; the pool adds the credential per attempt.
         .servers(urls.toArray(String[]::new))
         .serverPool(new CredentialReadingServerPool(urls, credentials))
-        .connectionName("varroa-gateway-" + gatewayId)
+        .connectionName("varroa-" + client)
         .connectionTimeout(CONNECT_TIMEOUT)
         .maxReconnects(-1)
         .reconnectWait(RECONNECT_WAIT)
@@ -150,16 +152,16 @@ public final class BusConnection implements AutoCloseable {
     }
     switch (event) {
       case DISCONNECTED -> {
-        LOG.warn("event=nats_disconnected gateway={}", gatewayId);
+        LOG.warn("event=nats_disconnected client={}", client);
         listeners.forEach(BusListener::disconnected);
       }
       case RESUBSCRIBED -> {
-        LOG.info("event=nats_reconnected gateway={}", gatewayId);
+        LOG.info("event=nats_reconnected client={}", client);
         listeners.forEach(BusListener::reconnected);
       }
       case CLOSED -> {
         if (closing.getCount() > 0) {
-          LOG.warn("event=nats_connection_closed gateway={} action=replace", gatewayId);
+          LOG.warn("event=nats_connection_closed client={} action=replace", client);
           listeners.forEach(BusListener::disconnected);
           replacer.execute(this::replace);
         }
@@ -169,18 +171,18 @@ public final class BusConnection implements AutoCloseable {
     }
   }
 
-  // Runs on the replacer thread until a new connection is up or the gateway closes.
+  // Runs on the replacer thread until a new connection is up or the connection is closed.
   private void replace() {
     Duration backoff = RECONNECT_WAIT;
     while (closing.getCount() > 0) {
       try {
         Connection replacement = Nats.connect(options());
         current = replacement;
-        LOG.info("event=nats_connection_replaced gateway={}", gatewayId);
+        LOG.info("event=nats_connection_replaced client={}", client);
         listeners.forEach(listener -> listener.connected(replacement));
         return;
       } catch (IOException e) {
-        LOG.warn("event=nats_connect_failed gateway={} retryIn={} error=\"{}\"", gatewayId, backoff,
+        LOG.warn("event=nats_connect_failed client={} retryIn={} error=\"{}\"", client, backoff,
             Redaction.describe(e));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -209,7 +211,7 @@ public final class BusConnection implements AutoCloseable {
       try {
         connection.flush(CLOSE_WAIT);
       } catch (Exception e) {
-        LOG.debug("event=nats_flush_on_close_failed gateway={} error=\"{}\"", gatewayId, Redaction.describe(e));
+        LOG.debug("event=nats_flush_on_close_failed client={} error=\"{}\"", client, Redaction.describe(e));
       }
       connection.close();
     }
@@ -231,7 +233,7 @@ public final class BusConnection implements AutoCloseable {
     @Override
     public void errorOccurred(Connection connection, String error) {
       String safe = Redaction.withoutUserInfo(error);
-      LOG.warn("event=nats_error gateway={} error=\"{}\"", gatewayId, safe);
+      LOG.warn("event=nats_error client={} error=\"{}\"", client, safe);
       if (connection == current && safe != null && safe.toLowerCase().contains("permissions violation")) {
         listeners.forEach(listener -> listener.permissionDenied(safe));
       }
@@ -239,12 +241,12 @@ public final class BusConnection implements AutoCloseable {
 
     @Override
     public void exceptionOccurred(Connection connection, Exception exception) {
-      LOG.warn("event=nats_exception gateway={} error=\"{}\"", gatewayId, Redaction.describe(exception));
+      LOG.warn("event=nats_exception client={} error=\"{}\"", client, Redaction.describe(exception));
     }
 
     @Override
     public void slowConsumerDetected(Connection connection, io.nats.client.Consumer consumer) {
-      LOG.warn("event=nats_slow_consumer gateway={}", gatewayId);
+      LOG.warn("event=nats_slow_consumer client={}", client);
     }
   }
 }

@@ -1,7 +1,5 @@
-package dev.varroa.gateway.bus;
+package dev.varroa.protocol.bus;
 
-import dev.varroa.protocol.bus.BusCredential;
-import dev.varroa.protocol.bus.BusCredentialSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,4 @@
-package dev.varroa.gateway.bus;
-
-import dev.varroa.protocol.bus.CredentialReadingServerPool;
-import dev.varroa.protocol.bus.Redaction;
+package dev.varroa.protocol.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

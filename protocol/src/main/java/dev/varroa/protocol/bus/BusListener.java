@@ -1,8 +1,8 @@
-package dev.varroa.gateway.bus;
+package dev.varroa.protocol.bus;
 
 import io.nats.client.Connection;
 
-/** What the gateway's parts hear about the bus. Callbacks run on a bus thread and must not block long. */
+/** What a component's parts hear about its bus connection. Callbacks run on a bus thread and must not block long. */
 public interface BusListener {
 
   /** A new connection object: the first one, or one that replaced a connection jnats gave up on. Subscribe here. */
@@ -16,7 +16,7 @@ public interface BusListener {
   default void disconnected() {
   }
 
-  /** The server refused a subscription or publish of this gateway (a NATS grant is missing). */
+  /** The server refused a subscription or publish of this connection (a NATS grant is missing). */
   default void permissionDenied(String detail) {
   }
 }
