@@ -27,7 +27,46 @@ public final class BusNames {
   /** Subject the ledger answers build claims on; payload LedgerClaim, reply ClaimDecision. */
   public static final String LEDGER_CLAIM_SUBJECT = "varroa.ledger.claim";
 
+  /** JetStream stream (seed 001): the recorder's fixed 72-hour buffer of every activity subject, payload ActivityEvent. */
+  public static final String ACTIVITY_STREAM = "varroa_activity";
+  /** How long {@link #ACTIVITY_STREAM} keeps an event, drained into the PostgreSQL activity table or not. */
+  public static final java.time.Duration ACTIVITY_BUFFER = java.time.Duration.ofHours(72);
+  /** The recorder's durable consumer on {@link #ACTIVITY_STREAM}. */
+  public static final String ACTIVITY_CONSUMER = "varroa-recorder-activity";
+  /** The token that stands for "no controller" in {@link #activityGlobal(String)}. */
+  public static final String ACTIVITY_GLOBAL_TOKEN = "_global";
+
   private BusNames() {
+  }
+
+  /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */
+  public static String activity(String cluster, String namespace, String name) {
+    return "activity." + token(cluster) + "." + namespace + "." + name;
+  }
+
+  /** Installation-wide activity of one cluster: activity.&lt;cluster&gt;._global. */
+  public static String activityGlobal(String cluster) {
+    return "activity." + token(cluster) + "." + ACTIVITY_GLOBAL_TOKEN;
+  }
+
+  /** Filter of every activity subject: the subjects of {@link #ACTIVITY_STREAM}. */
+  public static String activityFilter() {
+    return "activity.>";
+  }
+
+  /** Core NATS subject announcing new bytes of one run's console log (payload LogAppended); never JetStream. */
+  public static String logAppended(String cluster, ControllerIdentity controller, String runId) {
+    return "varroa.logs." + token(cluster) + "." + controller.routeKey() + "." + token(runId);
+  }
+
+  /** Filter of every console log announcement of one controller. */
+  public static String logAppendedFilter(String cluster, ControllerIdentity controller) {
+    return "varroa.logs." + token(cluster) + "." + controller.routeKey() + ".*";
+  }
+
+  /** Filter of every console log announcement. */
+  public static String logAppendedFilter() {
+    return "varroa.logs.>";
   }
 
   /** Request subject of the gateway holding a mite; payload GatewayCommand, reply CommandResult. */
