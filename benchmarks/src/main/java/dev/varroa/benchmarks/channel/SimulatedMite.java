@@ -5,7 +5,10 @@ import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.ProtocolVersion;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.Heartbeat;
+import dev.varroa.protocol.builds.v1.LogChunkBatch;
+import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
 import dev.varroa.protocol.mite.v1.Hello;
+import dev.varroa.protocol.mite.v1.LogAppend;
 import dev.varroa.protocol.mite.v1.MiteChannelGrpc;
 import dev.varroa.protocol.mite.v1.MiteMessage;
 import dev.varroa.protocol.mite.v1.ObservedState;
@@ -26,7 +29,9 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -54,6 +59,8 @@ public final class SimulatedMite {
   private ManagedChannel channel;
   private StreamObserver<MiteMessage> outbound;
   private long sequence;
+  private long appends;
+  private final Map<String, CompletableFuture<LogChunkBatchAck>> pendingAppends = new ConcurrentHashMap<>();
 
   public SimulatedMite(ControllerIdentity identity) {
     this.identity = identity;
@@ -106,6 +113,12 @@ public final class SimulatedMite {
         public void onNext(GatewayMessage message) {
           if (message.hasWelcome()) {
             welcome.complete(message.getWelcome());
+          } else if (message.hasLogAppendAnswer()) {
+            CompletableFuture<LogChunkBatchAck> waiting =
+                pendingAppends.remove(message.getLogAppendAnswer().getRequestId());
+            if (waiting != null) {
+              waiting.complete(message.getLogAppendAnswer().getAck());
+            }
           }
         }
 
@@ -151,6 +164,22 @@ public final class SimulatedMite {
     return true;
   }
 
+  /** Sends console log chunks as the mite forwards them; completes with the gateway's acks, or exceptionally when the stream ends. */
+  public CompletableFuture<LogChunkBatchAck> appendLog(LogChunkBatch batch) {
+    CompletableFuture<LogChunkBatchAck> answer = new CompletableFuture<>();
+    synchronized (this) {
+      if (closed.isDone() || outbound == null) {
+        answer.completeExceptionally(new IllegalStateException(identity.routeKey() + ": the stream is closed"));
+        return answer;
+      }
+      String requestId = Long.toString(++appends);
+      pendingAppends.put(requestId, answer);
+      outbound.onNext(MiteMessage.newBuilder().setLogAppend(LogAppend.newBuilder()
+          .setRequestId(requestId).setBatch(batch)).build());
+    }
+    return answer;
+  }
+
   public boolean isOpen() {
     return welcome.isDone() && welcome.getNow(null) != null && !closed.isDone();
   }
@@ -174,6 +203,8 @@ public final class SimulatedMite {
   private void end(Status status) {
     welcome.complete(null);
     closed.complete(status);
+    pendingAppends.values().forEach(waiting -> waiting.completeExceptionally(
+        new IllegalStateException(identity.routeKey() + ": the stream ended: " + status)));
   }
 
   private byte[] csrDer() {

@@ -69,6 +69,7 @@ public final class PodPlayer implements AutoCloseable {
   private JenkinsFixture jenkins;
   private AutoCloseable mite;
   private Pod pod;
+  private int loopbackPort;
 
   public PodPlayer(KubernetesClient client, Controller controller, Path root) {
     this.client = client;
@@ -153,9 +154,21 @@ public final class PodPlayer implements AutoCloseable {
     env.put(MiteSidecar.ENV_SECRETS_DIR, root.resolve("secrets").toString());
     env.put(MiteSidecar.ENV_LOOPBACK_DIR, root.resolve("loopback").toString());
     env.put(MiteSettings.ENV_HEALTH_PORT, Integer.toString(LoopbackPort.pickFree()));
-    // many mites share this machine: each takes a free loopback port instead of 9095
-    env.put(MiteSettings.ENV_LOOPBACK_PORT, "0");
+    // many mites share this machine: each takes a free loopback port instead of 9095, known here so a played
+    // plugin can reach it
+    loopbackPort = LoopbackPort.pickFree();
+    env.put(MiteSettings.ENV_LOOPBACK_PORT, Integer.toString(loopbackPort));
     return env;
+  }
+
+  /** Where this pod's plugin reaches its mite: the loopback listener's URL. */
+  public String loopbackUrl() {
+    return "http://127.0.0.1:" + loopbackPort;
+  }
+
+  /** The loopback token the mite writes for the plugin. */
+  public Path loopbackTokenFile() {
+    return root.resolve("loopback").resolve("loopback-token");
   }
 
   public JenkinsFixture jenkins() {
