@@ -45,3 +45,48 @@ podSelector:
       protocol: TCP
 {{- end }}
 {{- end -}}
+{{/* The CloudNativePG instances of varroa-recordstore, as a peer. */}}
+{{- define "varroa.np.cnpgPods" -}}
+podSelector:
+  matchLabels:
+    cnpg.io/cluster: varroa-recordstore
+{{- end -}}
+{{/* Egress to the object store of recordStore.blobs.s3.url (s3 blob mode), when its addresses are listed. */}}
+{{- define "varroa.np.blobS3Egress" -}}
+{{- $np := .Values.networkPolicy -}}
+{{- if and .Values.recordStore.enabled (eq .Values.recordStore.blobs.mode "s3") $np.recordStoreBlobEgress.cidrs }}
+# networkPolicy.recordStoreBlobEgress.cidrs: the object store, on the port of recordStore.blobs.s3.url.
+- to:
+    {{- range $np.recordStoreBlobEgress.cidrs }}
+    - ipBlock:
+        cidr: {{ . }}
+    {{- end }}
+  ports:
+    - port: {{ include "varroa.blobS3Port" . | int }}
+      protocol: TCP
+{{- end }}
+{{- end -}}
+{{/* Egress of the gateway and the operator to the database they write log chunks to (postgres blob mode). */}}
+{{- define "varroa.np.blobPostgresEgress" -}}
+{{- $np := .Values.networkPolicy -}}
+{{- if and .Values.recordStore.enabled (eq .Values.recordStore.blobs.mode "postgres") }}
+{{- if include "varroa.recordStoreCnpg" . }}
+# The CloudNativePG instances of varroa-recordstore: log chunks.
+- to:
+    - {{ include "varroa.np.cnpgPods" . | nindent 6 | trim }}
+  ports:
+    - port: 5432
+      protocol: TCP
+{{- else if $np.recordStorePostgresEgress.cidrs }}
+# networkPolicy.recordStorePostgresEgress.cidrs: the database log chunks go to (on a member, the core's memberEndpoint).
+- to:
+    {{- range $np.recordStorePostgresEgress.cidrs }}
+    - ipBlock:
+        cidr: {{ . }}
+    {{- end }}
+  ports:
+    - port: 5432
+      protocol: TCP
+{{- end }}
+{{- end }}
+{{- end -}}

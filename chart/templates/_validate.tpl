@@ -113,9 +113,13 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 
 {{- $rs := $v.recordStore -}}
+{{- $me := $rs.postgres.memberEndpoint -}}
 {{- if $rs.enabled -}}
-{{- if and $hive (eq $rs.postgres.mode "cnpg") -}}
-{{- fail "recordStore.postgres.mode is cnpg in hive mode: a member renders no database and no recorder (the core's recorder serves it); set --set recordStore.postgres.mode=external" -}}
+{{- if and $hive (ne $rs.postgres.mode "external") -}}
+{{- fail (printf "recordStore.postgres.mode is %s in hive mode: a member renders no database and no recorder (the core's recorder serves it); set --set recordStore.postgres.mode=external" $rs.postgres.mode) -}}
+{{- end -}}
+{{- if and (not $hive) (eq $rs.postgres.mode "cnpg") (not (.Capabilities.APIVersions.Has "postgresql.cnpg.io/v1/Cluster")) -}}
+{{- fail "recordStore.postgres.mode is cnpg but the cluster has no CloudNativePG API (postgresql.cnpg.io/v1 Cluster): install the CloudNativePG operator first (https://cloudnative-pg.io), or run your own PostgreSQL with --set recordStore.postgres.mode=external and recordStore.postgres.external.existingSecret; helm template needs --api-versions postgresql.cnpg.io/v1/Cluster" -}}
 {{- end -}}
 {{- if and (not $hive) (eq $rs.postgres.mode "external") -}}
 {{- if not $rs.postgres.external.existingSecret -}}
@@ -124,6 +128,42 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- if and $np.enabled (empty $np.recordStorePostgresEgress.cidrs) -}}
 {{- fail "networkPolicy.enabled with recordStore.postgres.mode external needs networkPolicy.recordStorePostgresEgress.cidrs: list the database's addresses, e.g. --set 'networkPolicy.recordStorePostgresEgress.cidrs={10.20.0.5/32}'" -}}
 {{- end -}}
+{{- end -}}
+{{- $s3 := $rs.blobs.s3 -}}
+{{- if eq $rs.blobs.mode "s3" -}}
+{{- if not $s3.url -}}
+{{- fail "recordStore.blobs.mode is s3 but recordStore.blobs.s3.url is empty: set the object store's endpoint and bucket, path-style, e.g. --set recordStore.blobs.s3.url=https://s3.example.com/varroa-records" -}}
+{{- end -}}
+{{- if not (regexMatch "^https?://[^/\\s]+/[^/\\s]+(/\\S*)?$" $s3.url) -}}
+{{- fail (printf "recordStore.blobs.s3.url %q is not http(s)://host[:port]/bucket[/prefix]: the first path segment names the bucket (path-style), e.g. https://s3.example.com/varroa-records" $s3.url) -}}
+{{- end -}}
+{{- if not $s3.existingSecret -}}
+{{- fail "recordStore.blobs.mode is s3 but recordStore.blobs.s3.existingSecret is empty: create a Secret with keys access-key-id, secret-access-key (and optionally session-token) and name it, e.g. --set recordStore.blobs.s3.existingSecret=varroa-recordstore-s3" -}}
+{{- end -}}
+{{- end -}}
+{{- if and $s3.artifactSecret $s3.artifactSTS -}}
+{{- fail "recordStore.blobs.s3.artifactSecret and recordStore.blobs.s3.artifactSTS are both set: cells get their artifact credentials one way; keep the per-pool Secrets (artifactSecret) or the STS issuer (artifactSTS) and empty the other" -}}
+{{- end -}}
+{{- if $hive -}}
+{{- if and (eq $rs.blobs.mode "postgres") (not $rs.postgres.external.existingSecret) -}}
+{{- fail "recordStore.blobs.mode is postgres on a member but recordStore.postgres.external.existingSecret is empty: the gateway writes log chunks to the core's database; create a Secret with keys dsn (the core's varroa-recordstore-gateway dsn, with the host of its memberEndpoint), username and password, and name it, e.g. --set recordStore.postgres.external.existingSecret=varroa-recordstore-core; or use --set recordStore.blobs.mode=s3" -}}
+{{- end -}}
+{{- if $np.enabled -}}
+{{- if and (eq $rs.blobs.mode "s3") (empty $np.recordStoreBlobEgress.cidrs) -}}
+{{- fail "networkPolicy.enabled on a member with recordStore.blobs.mode s3 needs networkPolicy.recordStoreBlobEgress.cidrs: list the object store's addresses (the host of recordStore.blobs.s3.url), e.g. --set 'networkPolicy.recordStoreBlobEgress.cidrs={203.0.113.20/32}'" -}}
+{{- end -}}
+{{- if and (eq $rs.blobs.mode "postgres") (empty $np.recordStorePostgresEgress.cidrs) -}}
+{{- fail "networkPolicy.enabled on a member with recordStore.blobs.mode postgres needs networkPolicy.recordStorePostgresEgress.cidrs: list the addresses of the core's recordStore.postgres.memberEndpoint, e.g. --set 'networkPolicy.recordStorePostgresEgress.cidrs={203.0.113.30/32}'" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if $me.enabled -}}
+{{- if or $hive (not $rs.enabled) (ne $rs.postgres.mode "cnpg") -}}
+{{- fail "recordStore.postgres.memberEndpoint.enabled exposes the core's CloudNativePG database: it needs full mode, recordStore.enabled=true and recordStore.postgres.mode=cnpg; remove it here (a member connects through recordStore.postgres.external.existingSecret, an external database is exposed by whoever runs it)" -}}
+{{- end -}}
+{{- if and $np.enabled (empty $me.allowedCIDRs) -}}
+{{- fail "recordStore.postgres.memberEndpoint.enabled with networkPolicy.enabled needs recordStore.postgres.memberEndpoint.allowedCIDRs: list the source addresses of each member, e.g. --set 'recordStore.postgres.memberEndpoint.allowedCIDRs={203.0.113.0/24}' (with externalTrafficPolicy: Cluster the source is a node of this cluster: include the node and pod ranges)" -}}
 {{- end -}}
 {{- end -}}
 

@@ -93,7 +93,22 @@ class ChartIT {
         Named.of("full mode, NodePort endpoint", core().set("nats.external.enabled", "true").set("nats.external.serviceType", "NodePort")
             .set("nats.external.nodePort", "30422").set("nats.external.externalTrafficPolicy", "Local")
             .set("nats.external.ipSANs", "{192.0.2.11,192.0.2.12}")),
+        Named.of("full mode, record store on an external database with s3 blobs, network policies", core()
+            .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
+            .set("recordStore.enabled", "true").set("recordStore.postgres.mode", "external")
+            .set("recordStore.postgres.external.existingSecret", "varroa-recordstore-db")
+            .set("networkPolicy.recordStorePostgresEgress.cidrs", "{10.20.0.5/32}")
+            .set("recordStore.blobs.mode", "s3").set("recordStore.blobs.s3.url", "https://s3.example.com/varroa-records")
+            .set("recordStore.blobs.s3.existingSecret", "varroa-recordstore-s3")
+            .set("networkPolicy.recordStoreBlobEgress.cidrs", "{203.0.113.20/32}")),
         Named.of("hive mode, defaults", member()),
+        Named.of("hive mode, record store with s3 blobs, network policies", member()
+            .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
+            .set("networkPolicy.coreNatsEgress.cidrs", "{203.0.113.10/32}")
+            .set("recordStore.enabled", "true").set("recordStore.postgres.mode", "external")
+            .set("recordStore.blobs.mode", "s3").set("recordStore.blobs.s3.url", "https://s3.example.com/varroa-records")
+            .set("recordStore.blobs.s3.existingSecret", "varroa-recordstore-s3")
+            .set("networkPolicy.recordStoreBlobEgress.cidrs", "{203.0.113.20/32}")),
         Named.of("hive mode, network policies, NodePort node addresses", member().set("bus.url", "tls://192.0.2.11:30422\\,tls://192.0.2.12:30422")
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("networkPolicy.coreNatsEgress.cidrs", "{192.0.2.0/28}")

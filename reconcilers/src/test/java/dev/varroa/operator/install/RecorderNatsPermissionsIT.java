@@ -20,11 +20,22 @@ import dev.varroa.testfixtures.nats.NatsServerProcess;
 import dev.varroa.testfixtures.postgres.PostgresServer;
 import dev.varroa.testfixtures.postgres.PostgresServerExtension;
 import io.nats.client.Connection;
+import io.nats.client.ConsumerContext;
+import io.nats.client.FetchConsumeOptions;
+import io.nats.client.FetchConsumer;
+import io.nats.client.JetStreamManagement;
 import io.nats.client.ErrorListener;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.PublishOptions;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
+import io.nats.client.api.DeliverPolicy;
+import io.nats.client.api.DiscardPolicy;
+import io.nats.client.api.RetentionPolicy;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
 import io.nats.client.impl.Headers;
 import io.nats.client.impl.NatsMessage;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +45,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -71,7 +83,7 @@ class RecorderNatsPermissionsIT {
     String config;
     try (HelmChart chart = HelmChart.varroa()) {
       config = ChartNatsConfig.forLoopback(chart.template(HelmChart.Render.in(ChartRbac.NAMESPACE)
-          .set("recordStore.enabled", "true")), Map.of("SERVER_NAME", "chart-recorder-it",
+          .set("recordStore.enabled", "true").withApiVersion("postgresql.cnpg.io/v1/Cluster")), Map.of("SERVER_NAME", "chart-recorder-it",
           "OPERATOR_PASSWORD", OPERATOR_PASSWORD, "GATEWAY_PASSWORD", GATEWAY_PASSWORD,
           "RECORDER_PASSWORD", RECORDER_PASSWORD));
     }
@@ -126,6 +138,57 @@ class RecorderNatsPermissionsIT {
     }
     assertThat(nats.log()).as("the server logs violations, so its silence above means something")
         .containsIgnoringCase("violation");
+  }
+
+  /**
+   * Activity (seed 001): the recorder user creates varroa_activity and its durable consumer the way the recorder does
+   * (names, then create), the operator and gateway users publish events on it, the gateway announces a log append,
+   * and the recorder user fetches and acks every event, with nothing refused.
+   */
+  @Test
+  void theRecorderDrainsActivityThatTheOperatorAndGatewayPublish() throws Exception {
+    try (Connection operator = connect("operator", OPERATOR_PASSWORD);
+        Connection gateway = connect("gateway", GATEWAY_PASSWORD);
+        Connection recorder = connect("recorder", RECORDER_PASSWORD)) {
+      BusTopology.ensure(operator);
+      JetStreamManagement jsm = recorder.jetStreamManagement();
+      if (!jsm.getStreamNames().contains(BusNames.ACTIVITY_STREAM)) {
+        jsm.addStream(StreamConfiguration.builder().name(BusNames.ACTIVITY_STREAM).subjects(BusNames.activityFilter())
+            .retentionPolicy(RetentionPolicy.Limits).discardPolicy(DiscardPolicy.Old).maxAge(BusNames.ACTIVITY_BUFFER)
+            .duplicateWindow(Duration.ofMinutes(2)).storageType(StorageType.File).build());
+      }
+      if (!jsm.getConsumerNames(BusNames.ACTIVITY_STREAM).contains(BusNames.ACTIVITY_CONSUMER)) {
+        jsm.addOrUpdateConsumer(BusNames.ACTIVITY_STREAM, ConsumerConfiguration.builder()
+            .durable(BusNames.ACTIVITY_CONSUMER).ackPolicy(AckPolicy.Explicit).deliverPolicy(DeliverPolicy.All).build());
+      }
+      ControllerIdentity controller = new ControllerIdentity("ci", "sandbox", UUID.randomUUID().toString());
+      operator.publish(NatsMessage.builder().subject(BusNames.activity("core", "ci", "sandbox"))
+          .headers(new Headers().put("Nats-Msg-Id", UUID.randomUUID().toString())).data(new byte[] {1}).build());
+      operator.publish(BusNames.activityGlobal("core"), new byte[] {2});
+      gateway.publish(NatsMessage.builder().subject(BusNames.activity("core", "ci", "sandbox"))
+          .headers(new Headers().put("Nats-Msg-Id", UUID.randomUUID().toString())).data(new byte[] {3}).build());
+      gateway.publish(BusNames.logAppended("core", controller, "run-1"), new byte[] {4});
+      operator.flush(DEADLINE);
+      gateway.flush(DEADLINE);
+
+      ConsumerContext consumer = recorder.getConsumerContext(BusNames.ACTIVITY_STREAM, BusNames.ACTIVITY_CONSUMER);
+      List<Byte> drained = new ArrayList<>();
+      await().atMost(DEADLINE).until(() -> {
+        try (FetchConsumer fetch = consumer.fetch(FetchConsumeOptions.builder().maxMessages(10)
+            .expiresIn(1000).build())) {
+          Message message;
+          while ((message = fetch.nextMessage()) != null) {
+            drained.add(message.getData()[0]);
+            message.ack();
+          }
+        }
+        return drained.size() == 3;
+      });
+      assertThat(drained).containsExactlyInAnyOrder((byte) 1, (byte) 2, (byte) 3);
+      recorder.flush(DEADLINE);
+      assertThat(errors).as("permission errors of the operator, gateway and recorder users").isEmpty();
+    }
+    assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
   }
 
   private static long runRows(PostgresServer postgres, ControllerIdentity controller) throws Exception {

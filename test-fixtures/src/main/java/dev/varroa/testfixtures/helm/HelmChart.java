@@ -127,33 +127,45 @@ public final class HelmChart implements AutoCloseable {
     }
   }
 
-  /** The arguments of one render: namespace, values files in order, then --set flags in order. */
-  public record Render(String namespace, List<Path> valuesFiles, List<String> sets, boolean includeCrds) {
+  /**
+   * The arguments of one render: namespace, values files in order, then --set flags in order, and the API versions
+   * helm template takes as installed (--api-versions, what .Capabilities.APIVersions.Has sees without a cluster).
+   */
+  public record Render(String namespace, List<Path> valuesFiles, List<String> sets, boolean includeCrds,
+      List<String> apiVersions) {
     public Render {
       valuesFiles = List.copyOf(valuesFiles);
       sets = List.copyOf(sets);
+      apiVersions = List.copyOf(apiVersions);
     }
 
     public static Render in(String namespace) {
-      return new Render(namespace, List.of(), List.of(), false);
+      return new Render(namespace, List.of(), List.of(), false, List.of());
     }
 
     /** A values file; a relative path is taken from the chart folder (e.g. "values-hive.yaml"). */
     public Render values(Path file) {
       List<Path> files = new ArrayList<>(valuesFiles);
       files.add(file);
-      return new Render(namespace, files, sets, includeCrds);
+      return new Render(namespace, files, sets, includeCrds, apiVersions);
     }
 
     /** One --set flag, e.g. set("cluster.name", "member-1") or set("networkPolicy.apiServer.cidrs", "{10.0.0.1/32}"). */
     public Render set(String path, String value) {
       List<String> all = new ArrayList<>(sets);
       all.add(path + "=" + value);
-      return new Render(namespace, valuesFiles, all, includeCrds);
+      return new Render(namespace, valuesFiles, all, includeCrds, apiVersions);
     }
 
     public Render withCrds() {
-      return new Render(namespace, valuesFiles, sets, true);
+      return new Render(namespace, valuesFiles, sets, true, apiVersions);
+    }
+
+    /** An API the cluster serves, e.g. "postgresql.cnpg.io/v1/Cluster" (CloudNativePG installed). */
+    public Render withApiVersion(String apiVersion) {
+      List<String> all = new ArrayList<>(apiVersions);
+      all.add(apiVersion);
+      return new Render(namespace, valuesFiles, sets, includeCrds, all);
     }
 
     /** The flags for helm template, install or lint; relative values files are taken from the chart folder. */
@@ -161,6 +173,7 @@ public final class HelmChart implements AutoCloseable {
       List<String> args = new ArrayList<>(List.of("--namespace", namespace));
       valuesFiles.forEach(f -> args.addAll(List.of("--values", chart.resolve(f).toString())));
       sets.forEach(s -> args.addAll(List.of("--set", s)));
+      apiVersions.forEach(a -> args.addAll(List.of("--api-versions", a)));
       if (includeCrds) {
         args.add("--include-crds");
       }
