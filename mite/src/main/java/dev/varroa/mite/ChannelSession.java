@@ -74,7 +74,7 @@ final class ChannelSession implements AutoCloseable {
     boolean send(MiteMessage message);
   }
 
-  /** Something riding on the stream (events, claims, schedules); every callback must return quickly. */
+  /** Something riding on the stream (events, claims, logs, schedules); every callback must return quickly. */
   interface StreamUser {
     /** A gateway welcomed a new stream; it carries messages until {@link #ended}. */
     default void welcomed(StreamLink link) {
@@ -84,7 +84,7 @@ final class ChannelSession implements AutoCloseable {
     default void ended(StreamLink link) {
     }
 
-    /** An events acknowledgement or a claim answer from the gateway. */
+    /** An events acknowledgement, a claim answer or a log append answer from the gateway. */
     default void received(GatewayMessage message) {
     }
   }
@@ -311,7 +311,7 @@ final class ChannelSession implements AutoCloseable {
                 Instant.ofEpochMilli(message.getJenkinsToken().getExpiresAtEpochMillis()));
           }
         }
-        case EVENTS_ACK, CLAIM_ANSWER -> users.forEach(user -> user.received(message));
+        case EVENTS_ACK, CLAIM_ANSWER, LOG_APPEND_ANSWER -> users.forEach(user -> user.received(message));
         case BODY_NOT_SET -> LOG.debug("event=gateway_message_ignored reason=unknown_body");
       }
     }

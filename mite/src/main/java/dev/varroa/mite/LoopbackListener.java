@@ -12,6 +12,9 @@ import dev.varroa.protocol.builds.v1.ClaimRequest;
 import dev.varroa.protocol.builds.v1.EventBatch;
 import dev.varroa.protocol.builds.v1.EventBatchAck;
 import dev.varroa.protocol.builds.v1.EventKey;
+import dev.varroa.protocol.builds.v1.LogChunk;
+import dev.varroa.protocol.builds.v1.LogChunkBatch;
+import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,9 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Jenkins plugin's way into the mite, on 127.0.0.1 only: {@code POST /v1/events}, {@code POST /v1/claim}
- * and the preStop hook's {@code POST /drain}, each behind the loopback token. Each route has its own threads,
- * so minutes-long drains, claims waiting for the ledger and events waiting for room never hold up each other.
+ * The Jenkins plugin's way into the mite, on 127.0.0.1 only: {@code POST /v1/events}, {@code POST /v1/claim},
+ * {@code POST /v1/logs} and the preStop hook's {@code POST /drain}, each behind the loopback token. Each route has
+ * its own threads, so minutes-long drains, claims waiting for the ledger, events waiting for room and log chunks
+ * waiting for the blob store never hold up each other.
  */
 final class LoopbackListener implements AutoCloseable {
 
@@ -44,6 +48,11 @@ final class LoopbackListener implements AutoCloseable {
   static final String EVENTS_PATH = "/v1/events";
   static final String CLAIM_PATH = "/v1/claim";
   static final String DRAIN_PATH = "/drain";
+  static final String LOGS_PATH = "/v1/logs";
+  static final String PROTOBUF_TYPE = "application/x-protobuf";
+  /** Issue 12: the plugin's chunks carry at most 256 KiB each, a batch at most 1 MiB of log bytes. */
+  static final int MAX_LOG_CHUNK_BYTES = 256 * 1024;
+  static final int MAX_LOG_BATCH_BYTES = 1024 * 1024;
   /** DATAPLANE.md: how long /v1/events waits for the gateway's acknowledgement before it answers. */
   static final Duration ACK_WAIT = Duration.ofSeconds(2);
   /** DATAPLANE.md: how long /v1/events waits for room at the retention cap before it answers 503. */
@@ -53,6 +62,7 @@ final class LoopbackListener implements AutoCloseable {
   static final int EVENT_THREADS = 4;
   static final int CLAIM_THREADS = 8;
   static final int DRAIN_THREADS = 2;
+  static final int LOG_THREADS = 4;
 
   private static final Logger LOG = LoggerFactory.getLogger(LoopbackListener.class);
   private static final String JSON_TYPE = "application/json";
@@ -63,6 +73,7 @@ final class LoopbackListener implements AutoCloseable {
   private final LoopbackToken token;
   private final EventRetention retention;
   private final ClaimRelay claims;
+  private final LogAppendRelay logs;
   private final BuildDrain drain;
   private final Clock clock;
   private final HttpServer server;
@@ -71,6 +82,7 @@ final class LoopbackListener implements AutoCloseable {
   private final ExecutorService eventThreads = pool(EVENT_THREADS, "mite-loopback-events");
   private final ExecutorService claimThreads = pool(CLAIM_THREADS, "mite-loopback-claims");
   private final ExecutorService drainThreads = pool(DRAIN_THREADS, "mite-loopback-drain");
+  private final ExecutorService logThreads = pool(LOG_THREADS, "mite-loopback-logs");
 
   @FunctionalInterface
   private interface Route {
@@ -78,11 +90,12 @@ final class LoopbackListener implements AutoCloseable {
   }
 
   /** Opens the listener; the token must already be on disk, so no request can come before it. */
-  LoopbackListener(int port, LoopbackToken token, EventRetention retention, ClaimRelay claims, BuildDrain drain,
-      Clock clock) throws IOException {
+  LoopbackListener(int port, LoopbackToken token, EventRetention retention, ClaimRelay claims, LogAppendRelay logs,
+      BuildDrain drain, Clock clock) throws IOException {
     this.token = token;
     this.retention = retention;
     this.claims = claims;
+    this.logs = logs;
     this.drain = drain;
     this.clock = clock;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(HOST), port), 0);
@@ -109,6 +122,7 @@ final class LoopbackListener implements AutoCloseable {
         case EVENTS_PATH -> postOnly(exchange, eventThreads, this::events);
         case CLAIM_PATH -> postOnly(exchange, claimThreads, this::claim);
         case DRAIN_PATH -> postOnly(exchange, drainThreads, this::drain);
+        case LOGS_PATH -> postOnly(exchange, logThreads, this::logs);
         default -> {
           error(exchange, 404, "no such route: " + path);
           exchange.close();
@@ -234,6 +248,85 @@ final class LoopbackListener implements AutoCloseable {
     return ClaimDecision.newBuilder().setCode("INVALID_ARGUMENT").setReason(reason).build();
   }
 
+  private void logs(HttpExchange exchange) throws IOException, InterruptedException {
+    String type = mediaType(exchange.getRequestHeaders().getFirst("Content-Type"));
+    boolean binary = PROTOBUF_TYPE.equals(type);
+    if (!binary && type != null && !JSON_TYPE.equals(type)) {
+      exchange.getRequestBody().close();
+      error(exchange, 415, "Content-Type " + type + " is not accepted here: send a LogChunkBatch as " + PROTOBUF_TYPE
+          + " (binary protobuf) or " + JSON_TYPE);
+      return;
+    }
+    LogChunkBatch.Builder batch = LogChunkBatch.newBuilder();
+    byte[] body = bytes(exchange);
+    if (body == null) {
+      error(exchange, 413, "the body is bigger than " + MAX_BODY_BYTES + " bytes: send at most "
+          + MAX_LOG_BATCH_BYTES + " bytes of log a batch");
+      return;
+    }
+    try {
+      if (binary) {
+        batch.mergeFrom(body);
+      } else {
+        PARSER.merge(new String(body, StandardCharsets.UTF_8), batch);
+      }
+    } catch (InvalidProtocolBufferException e) {
+      error(exchange, 400, "the body is not a LogChunkBatch in " + (binary ? "binary protobuf" : "JSON")
+          + ": " + e.getMessage());
+      return;
+    }
+    LogAppendRelay.Outcome outcome = invalidLogs(batch.getChunksList());
+    if (outcome == null) {
+      outcome = batch.getChunksCount() == 0
+          ? LogAppendRelay.Outcome.answered(LogChunkBatchAck.getDefaultInstance())
+          : logs.append(batch.build());
+    }
+    if (outcome.status() != 200) {
+      if (outcome.status() == 503) {
+        exchange.getResponseHeaders().set("Retry-After", "1");
+      }
+      error(exchange, outcome.status(), outcome.error());
+    } else if (binary) {
+      byte[] ack = outcome.ack().toByteArray();
+      exchange.getResponseHeaders().set("Content-Type", PROTOBUF_TYPE);
+      exchange.sendResponseHeaders(200, ack.length == 0 ? -1 : ack.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(ack);
+      }
+    } else {
+      json(exchange, 200, outcome.ack());
+    }
+  }
+
+  /** The refusal of the first chunk without its run or past the size limits, named by index; null when fine. */
+  static LogAppendRelay.Outcome invalidLogs(List<LogChunk> chunks) {
+    long total = 0;
+    for (int i = 0; i < chunks.size(); i++) {
+      LogChunk chunk = chunks.get(i);
+      if (chunk.getRunId().isBlank()) {
+        return LogAppendRelay.Outcome.failed(400, "chunks[" + i + "].runId is empty: every chunk needs its run's id");
+      }
+      if (chunk.getData().size() > MAX_LOG_CHUNK_BYTES) {
+        return LogAppendRelay.Outcome.failed(413, "chunks[" + i + "] carries " + chunk.getData().size()
+            + " bytes: a chunk carries at most " + MAX_LOG_CHUNK_BYTES + ", split it");
+      }
+      total += chunk.getData().size();
+    }
+    if (total > MAX_LOG_BATCH_BYTES) {
+      return LogAppendRelay.Outcome.failed(413, "the batch carries " + total + " bytes of log: a batch carries at"
+          + " most " + MAX_LOG_BATCH_BYTES + ", send fewer chunks a request");
+    }
+    return null;
+  }
+
+  private static String mediaType(String header) {
+    if (header == null || header.isBlank()) {
+      return null;
+    }
+    int semicolon = header.indexOf(';');
+    return (semicolon < 0 ? header : header.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
+  }
+
   private void drain(HttpExchange exchange) throws IOException {
     exchange.getRequestBody().close();
     try {
@@ -246,9 +339,15 @@ final class LoopbackListener implements AutoCloseable {
 
   /** The body as text; null when it is bigger than {@link #MAX_BODY_BYTES}. */
   private static String body(HttpExchange exchange) throws IOException {
+    byte[] bytes = bytes(exchange);
+    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** The body; null when it is bigger than {@link #MAX_BODY_BYTES}. */
+  private static byte[] bytes(HttpExchange exchange) throws IOException {
     try (InputStream in = exchange.getRequestBody()) {
       byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-      return bytes.length > MAX_BODY_BYTES ? null : new String(bytes, StandardCharsets.UTF_8);
+      return bytes.length > MAX_BODY_BYTES ? null : bytes;
     }
   }
 
@@ -294,5 +393,6 @@ final class LoopbackListener implements AutoCloseable {
     eventThreads.shutdownNow();
     claimThreads.shutdownNow();
     drainThreads.shutdownNow();
+    logThreads.shutdownNow();
   }
 }

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running mite: health listener, loopback token and listener (events, claims, drain), JCasC seed, and
+ * A running mite: health listener, loopback token and listener (events, claims, logs, drain), JCasC seed, and
  * the control channel to the gateways. {@link #start(MiteSettings)} returns at once; registration and the stream run in the
  * background and retry until {@link #close()}.
  */
@@ -109,10 +109,11 @@ public final class Mite implements AutoCloseable {
     // the plugin's listener runs whether the claim gate is on or not: events flow either way
     EventRetention retention = new EventRetention(settings.eventRetainBytes(), clock);
     ClaimRelay claims = new ClaimRelay(settings.claimReplyWait());
+    LogAppendRelay logs = new LogAppendRelay(settings.logAppendWait());
     SchedulePoller schedules = new SchedulePoller(jenkins, settings.schedulePollInterval(), clock);
     LoopbackListener loopback;
     try {
-      loopback = new LoopbackListener(settings.loopbackPort(), loopbackToken, retention, claims,
+      loopback = new LoopbackListener(settings.loopbackPort(), loopbackToken, retention, claims, logs,
           new BuildDrain(jenkins, settings.drainTimeout(), stop, clock), clock);
     } catch (IOException e) {
       commands.close();
@@ -131,12 +132,13 @@ public final class Mite implements AutoCloseable {
     ChannelSession session = new ChannelSession(settings.podName(), registrar, channels, gateways, new Backoff(), stop,
         commands, bearer, store,
         () -> jenkins.observe().toBuilder().setAppliedBundleDigest(appliedDigest.get()).build(), clock,
-        List.of(retention, claims, schedules));
+        List.of(retention, claims, logs, schedules));
     schedules.start();
     session.start();
     LOG.info("event=started health_port={} loopback_port={} event_retain_bytes={} claim_reply_wait_ms={} "
-        + "schedule_poll_s={}", health.port(), loopback.port(), settings.eventRetainBytes(),
-        settings.claimReplyWait().toMillis(), settings.schedulePollInterval().toSeconds());
+        + "log_append_wait_ms={} schedule_poll_s={}", health.port(), loopback.port(), settings.eventRetainBytes(),
+        settings.claimReplyWait().toMillis(), settings.logAppendWait().toMillis(),
+        settings.schedulePollInterval().toSeconds());
     return new Mite(stop, health, loopback, retention, schedules, commands, session, channels, bearer, firstApplied);
   }
 

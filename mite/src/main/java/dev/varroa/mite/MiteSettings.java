@@ -36,7 +36,8 @@ public record MiteSettings(
     int loopbackPort,
     long eventRetainBytes,
     Duration claimReplyWait,
-    Duration schedulePollInterval) {
+    Duration schedulePollInterval,
+    Duration logAppendWait) {
 
   public static final String ENV_CONTROLLER_NAMESPACE = "VARROA_CONTROLLER_NAMESPACE";
   public static final String ENV_CONTROLLER_NAME = "VARROA_CONTROLLER_NAME";
@@ -60,6 +61,7 @@ public record MiteSettings(
   public static final String ENV_EVENT_RETAIN_BYTES = "VARROA_EVENT_RETAIN_BYTES";
   public static final String ENV_CLAIM_REPLY_WAIT = "VARROA_CLAIM_REPLY_WAIT";
   public static final String ENV_SCHEDULE_POLL_INTERVAL = "VARROA_SCHEDULE_POLL_INTERVAL";
+  public static final String ENV_LOG_APPEND_WAIT = "VARROA_LOG_APPEND_WAIT";
 
   public static final Path DEFAULT_BOOTSTRAP_TOKEN_FILE = Path.of("/var/run/varroa-bootstrap/token");
   public static final Path DEFAULT_CA_FILE = Path.of("/var/run/varroa-bootstrap/ca.crt");
@@ -84,6 +86,8 @@ public record MiteSettings(
   public static final Duration DEFAULT_CLAIM_REPLY_WAIT = Duration.ofMillis(4500);
   /** How often the mite reads the plugin's job-schedule inventory. */
   public static final Duration DEFAULT_SCHEDULE_POLL_INTERVAL = Duration.ofSeconds(60);
+  /** Issue 12: how long POST /v1/logs waits for the gateway's log_append_answer before it answers 504. */
+  public static final Duration DEFAULT_LOG_APPEND_WAIT = Duration.ofSeconds(10);
 
   // The forms ControllerIdentity accepts in its URI; checked here so a typo fails at start, not at registration.
   private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9-]+");
@@ -110,10 +114,30 @@ public record MiteSettings(
     Objects.requireNonNull(startupWait, "startupWait");
     Objects.requireNonNull(claimReplyWait, "claimReplyWait");
     Objects.requireNonNull(schedulePollInterval, "schedulePollInterval");
+    Objects.requireNonNull(logAppendWait, "logAppendWait");
     if (eventRetainBytes <= 0 || claimReplyWait.isNegative() || claimReplyWait.isZero()
-        || schedulePollInterval.isNegative() || schedulePollInterval.isZero()) {
-      throw new IllegalArgumentException("eventRetainBytes, claimReplyWait and schedulePollInterval must be positive");
+        || schedulePollInterval.isNegative() || schedulePollInterval.isZero()
+        || logAppendWait.isNegative() || logAppendWait.isZero()) {
+      throw new IllegalArgumentException(
+          "eventRetainBytes, claimReplyWait, schedulePollInterval and logAppendWait must be positive");
     }
+  }
+
+  /** The settings before console logs, with the default {@link #DEFAULT_LOG_APPEND_WAIT}. */
+  public MiteSettings(ControllerIdentity controller, String podName, List<GatewayEndpoint> gatewayEndpoints,
+      Path bootstrapTokenFile, Path caFile, Path identityDir, URI jenkinsUrl, Path cascDir, Path cascSeedDir,
+      Path secretsDir, Path loopbackDir, Duration drainTimeout, Duration startupWait, int healthPort, int loopbackPort,
+      long eventRetainBytes, Duration claimReplyWait, Duration schedulePollInterval) {
+    this(controller, podName, gatewayEndpoints, bootstrapTokenFile, caFile, identityDir, jenkinsUrl, cascDir,
+        cascSeedDir, secretsDir, loopbackDir, drainTimeout, startupWait, healthPort, loopbackPort, eventRetainBytes,
+        claimReplyWait, schedulePollInterval, DEFAULT_LOG_APPEND_WAIT);
+  }
+
+  /** The same settings with another log append wait (tests shorten it). */
+  public MiteSettings withLogAppendWait(Duration wait) {
+    return new MiteSettings(controller, podName, gatewayEndpoints, bootstrapTokenFile, caFile, identityDir, jenkinsUrl,
+        cascDir, cascSeedDir, secretsDir, loopbackDir, drainTimeout, startupWait, healthPort, loopbackPort,
+        eventRetainBytes, claimReplyWait, schedulePollInterval, wait);
   }
 
   /** Reads the process environment. */
@@ -146,12 +170,13 @@ public record MiteSettings(
     long retainBytes = r.bytes(ENV_EVENT_RETAIN_BYTES, DEFAULT_EVENT_RETAIN_BYTES);
     Duration claimReplyWait = r.duration(ENV_CLAIM_REPLY_WAIT, DEFAULT_CLAIM_REPLY_WAIT, "4.5 or PT4.5S");
     Duration pollInterval = r.duration(ENV_SCHEDULE_POLL_INTERVAL, DEFAULT_SCHEDULE_POLL_INTERVAL, "60 or PT1M");
+    Duration logAppendWait = r.duration(ENV_LOG_APPEND_WAIT, DEFAULT_LOG_APPEND_WAIT, "10 or PT10S");
     if (!r.problems.isEmpty()) {
       throw new SettingsException(r.problems);
     }
     return new MiteSettings(new ControllerIdentity(namespace, name, uid), podName, endpoints, tokenFile, caFile,
         identityDir, jenkinsUrl, cascDir, cascSeedDir, secretsDir, loopbackDir, drainTimeout, startupWait,
-        healthPort, loopbackPort, retainBytes, claimReplyWait, pollInterval);
+        healthPort, loopbackPort, retainBytes, claimReplyWait, pollInterval, logAppendWait);
   }
 
   /** Collects every problem instead of stopping at the first, so one restart fixes them all. */

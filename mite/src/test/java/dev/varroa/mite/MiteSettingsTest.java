@@ -48,6 +48,24 @@ class MiteSettingsTest {
     assertThat(settings.eventRetainBytes()).isEqualTo(16L * 1024 * 1024);
     assertThat(settings.claimReplyWait()).isEqualTo(Duration.ofMillis(4500));
     assertThat(settings.schedulePollInterval()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(settings.logAppendWait()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void readsTheLogAppendWaitInEitherFormAndRejectsABadOne() {
+    Map<String, String> env = minimal();
+    env.put("VARROA_LOG_APPEND_WAIT", "2.5");
+    assertThat(MiteSettings.fromEnv(env).logAppendWait()).isEqualTo(Duration.ofMillis(2500));
+    env.put("VARROA_LOG_APPEND_WAIT", "PT20S");
+    assertThat(MiteSettings.fromEnv(env).logAppendWait()).isEqualTo(Duration.ofSeconds(20));
+
+    for (String bad : List.of("0", "-1", "10s", "PT0S")) {
+      env.put("VARROA_LOG_APPEND_WAIT", bad);
+      assertThatThrownBy(() -> MiteSettings.fromEnv(env))
+          .isInstanceOfSatisfying(SettingsException.class, e -> assertThat(e.problems()).singleElement()
+              .satisfies(p -> assertThat(p).startsWith("VARROA_LOG_APPEND_WAIT='" + bad + "'")
+                  .contains("PT10S", "10.0 s")));
+    }
   }
 
   @Test

@@ -13,6 +13,8 @@ import dev.varroa.protocol.mite.v1.ClaimAsk;
 import dev.varroa.protocol.mite.v1.EventsAcknowledged;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.JenkinsToken;
+import dev.varroa.protocol.mite.v1.LogAppend;
+import dev.varroa.protocol.mite.v1.LogAppendAnswer;
 import dev.varroa.protocol.mite.v1.MiteChannelGrpc;
 import dev.varroa.protocol.mite.v1.MiteMessage;
 import dev.varroa.protocol.mite.v1.Welcome;
@@ -34,8 +36,9 @@ import java.util.function.Function;
 
 /**
  * A gRPC server in the test that plays the gateway's side of the mite stream over mutual TLS with a test CA:
- * it welcomes every Hello and acknowledges events and answers claims only as the test tells it. The real
- * gateway's event and claim handling lives on another branch; this one follows the mite.proto contract.
+ * it welcomes every Hello and acknowledges events, answers claims and answers log appends only as the test tells
+ * it. The real gateway's event and claim handling lives on another branch, its log writer on a third (issue 12);
+ * this one follows the mite.proto contract.
  */
 final class PlayedGateway implements AutoCloseable {
 
@@ -47,6 +50,7 @@ final class PlayedGateway implements AutoCloseable {
   private volatile StreamObserver<GatewayMessage> current;
   private volatile boolean autoAck;
   private volatile Function<ClaimAsk, Optional<ClaimAnswer>> claims = ask -> Optional.empty();
+  private volatile Function<LogAppend, Optional<LogAppendAnswer>> logs = append -> Optional.empty();
   private volatile JenkinsToken jenkinsToken;
 
   PlayedGateway(Path dir) throws IOException {
@@ -88,6 +92,11 @@ final class PlayedGateway implements AutoCloseable {
 
   void answerClaims(Function<ClaimAsk, Optional<ClaimAnswer>> answers) {
     claims = answers;
+  }
+
+  /** How log appends are answered (by default not at all). */
+  void answerLogs(Function<LogAppend, Optional<LogAppendAnswer>> answers) {
+    logs = answers;
   }
 
   /** Sent after every Welcome, as the operator's grant would reach the mite. */
@@ -172,6 +181,11 @@ final class PlayedGateway implements AutoCloseable {
             case CLAIM -> claims.apply(message.getClaim()).ifPresent(answer -> {
               if (outbound == current) {
                 send(GatewayMessage.newBuilder().setClaimAnswer(answer).build());
+              }
+            });
+            case LOG_APPEND -> logs.apply(message.getLogAppend()).ifPresent(answer -> {
+              if (outbound == current) {
+                send(GatewayMessage.newBuilder().setLogAppendAnswer(answer).build());
               }
             });
             default -> {

@@ -6,6 +6,9 @@ import dev.varroa.plugin.config.PluginSettings;
 import dev.varroa.plugin.events.BuildEventEmitter;
 import dev.varroa.plugin.events.EventSender;
 import dev.varroa.plugin.events.EventSpool;
+import dev.varroa.plugin.logs.LogCopies;
+import dev.varroa.plugin.logs.LogCopy;
+import dev.varroa.plugin.logs.LogShipper;
 import dev.varroa.plugin.loopback.LoopbackClient;
 import dev.varroa.plugin.loopback.LoopbackToken;
 import dev.varroa.plugin.schedules.ScheduleInventory;
@@ -16,7 +19,8 @@ import java.util.logging.Logger;
 
 /**
  * Everything the Jenkins glue hands over to, started once when Jenkins starts and closed when it stops: the spool
- * and its sender, the emitter, the loopback client, the claim gate and the schedule inventory.
+ * and its sender, the emitter, the console log copies and their shipper, the loopback client, the claim gate and the
+ * schedule inventory.
  */
 public final class PluginCore implements AutoCloseable {
 
@@ -30,6 +34,8 @@ public final class PluginCore implements AutoCloseable {
   private final ExecutorTaskScheduler claimScheduler;
   private final ClaimGate gate;
   private final ScheduleInventory schedules;
+  private final LogCopies logs;
+  private final LogShipper logShipper;
 
   private PluginCore(PluginSettings settings, Path jenkinsHome, Clock clock) throws IOException {
     this.settings = settings;
@@ -40,15 +46,22 @@ public final class PluginCore implements AutoCloseable {
     this.claimScheduler = new ExecutorTaskScheduler();
     this.gate = new ClaimGate(settings.claimGate(), client::claim, claimScheduler);
     this.schedules = new ScheduleInventory(clock);
+    this.logs = LogCopies.open(LogCopies.directoryOf(jenkinsHome), settings.logSpoolBytes());
+    this.logShipper = new LogShipper(logs, client::sendLogs, clock);
   }
 
-  /** Opens the spool under {@code $JENKINS_HOME/varroa/spool} and starts sending what it holds. */
+  /**
+   * Opens the spool under {@code $JENKINS_HOME/varroa/spool} and the log copies under {@code $JENKINS_HOME/varroa/logs}
+   * and starts sending what they hold.
+   */
   public static PluginCore start(PluginSettings settings, Path jenkinsHome, Clock clock) throws IOException {
     PluginCore core = new PluginCore(settings, jenkinsHome, clock);
     core.sender.start();
+    core.logShipper.start();
     LOG.info(() -> "event=varroa_plugin_started loopback=" + settings.loopbackUrl() + " spool=" + core.spool.directory()
         + " spool_cap_bytes=" + settings.spoolBytes() + " pending=" + core.spool.status().pendingEvents()
-        + " claim_gate=" + settings.claimGate());
+        + " claim_gate=" + settings.claimGate() + " logs=" + core.logs.directory() + " log_cap_bytes="
+        + settings.logSpoolBytes() + " log_copies=" + core.logs.status().runs());
     return core;
   }
 
@@ -72,11 +85,30 @@ public final class PluginCore implements AutoCloseable {
     return schedules;
   }
 
+  /**
+   * The run's console log copy, made on its first call and the same one after a restart; the glue wraps the run's
+   * console stream with {@code log(runId, job).sink(stream)}.
+   */
+  public LogCopy log(String runId, String job) throws IOException {
+    return logs.copy(runId, job);
+  }
+
+  /** The run's log is closed (Jenkins finalized it): its last chunk goes, then the copy is deleted. */
+  public void runFinished(String runId) {
+    logs.finished(runId);
+  }
+
+  public LogCopies logs() {
+    return logs;
+  }
+
   @Override
   public void close() throws IOException, InterruptedException {
     claimScheduler.close();
     sender.close();
+    logShipper.close();
     client.close();
     spool.close();
+    logs.close();
   }
 }

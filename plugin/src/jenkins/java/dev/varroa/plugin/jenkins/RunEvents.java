@@ -12,7 +12,8 @@ import hudson.model.listeners.RunListener;
 import hudson.tasks.test.AbstractTestResultAction;
 
 /**
- * RunStarted, RunCompleted (with the junit TestSummary) and RunFinalized for every run.
+ * RunStarted, RunCompleted (with the junit TestSummary) and RunFinalized for every run; a finalized run's console
+ * log copy gets its last chunk.
  * Jenkins API: hudson.model.listeners.RunListener#onStarted(Run, TaskListener), #onCompleted(Run, TaskListener),
  * #onFinalized(Run); junit plugin: hudson.tasks.test.AbstractTestResultAction#getTotalCount/getFailCount/getSkipCount.
  */
@@ -39,7 +40,10 @@ public final class RunEvents extends RunListener<Run<?, ?>> {
 
   @Override
   public void onFinalized(Run<?, ?> run) {
-    VarroaRuntime.core().events().runFinalized(runId(run).getRunId(), job(run), run.getNumber(), result(run), duration(run));
+    String runId = runId(run).getRunId();
+    VarroaRuntime.core().events().runFinalized(runId, job(run), run.getNumber(), result(run), duration(run));
+    // finalized: Jenkins has closed the run's log, nothing more is written to it
+    VarroaRuntime.core().runFinished(runId);
   }
 
   /** The run's id from its queue item; a run that never passed this plugin's queue listener gets a derived one. */

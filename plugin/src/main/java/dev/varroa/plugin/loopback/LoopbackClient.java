@@ -9,6 +9,8 @@ import dev.varroa.protocol.builds.v1.ClaimDecision;
 import dev.varroa.protocol.builds.v1.ClaimRequest;
 import dev.varroa.protocol.builds.v1.EventBatch;
 import dev.varroa.protocol.builds.v1.EventBatchAck;
+import dev.varroa.protocol.builds.v1.LogChunkBatch;
+import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -25,16 +27,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The plugin's side of the mite's loopback listener: {@code POST /v1/events} and {@code POST /v1/claim}, bodies in
- * the protobuf JSON mapping, {@code Authorization: Bearer} the token of {@link LoopbackToken}. Never throws: every
- * failure becomes an {@link EventsOutcome} or an empty {@link ClaimDecision} with code UNAVAILABLE.
+ * The plugin's side of the mite's loopback listener: {@code POST /v1/events} and {@code POST /v1/claim} with bodies in
+ * the protobuf JSON mapping, {@code POST /v1/logs} in binary protobuf; {@code Authorization: Bearer} the token of
+ * {@link LoopbackToken}. Never throws: every failure becomes an {@link EventsOutcome}, a {@link LogsOutcome} or an
+ * empty {@link ClaimDecision} with code UNAVAILABLE.
  */
 public final class LoopbackClient implements AutoCloseable {
 
   public static final String EVENTS_PATH = "/v1/events";
   public static final String CLAIM_PATH = "/v1/claim";
+  public static final String LOGS_PATH = "/v1/logs";
+  public static final String PROTOBUF_TYPE = "application/x-protobuf";
+  private static final String JSON_TYPE = "application/json";
   /** An events POST may wait 5 s at the mite's retention cap plus 2 s for the gateway's ack; this covers both. */
   static final Duration EVENTS_READ_TIMEOUT = Duration.ofSeconds(30);
+  /** The mite waits VARROA_LOG_APPEND_WAIT (10 s) for the gateway's write; this leaves it room to answer 504. */
+  static final Duration LOGS_READ_TIMEOUT = Duration.ofSeconds(30);
   static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
 
   private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
@@ -80,15 +88,15 @@ public final class LoopbackClient implements AutoCloseable {
       case 200 -> {
         EventBatchAck.Builder ack = EventBatchAck.newBuilder();
         try {
-          PARSER.merge(answer.body, ack);
+          PARSER.merge(answer.body(), ack);
         } catch (InvalidProtocolBufferException e) {
           yield new EventsOutcome.Failed("the mite answered 200 with a body that is not an EventBatchAck: " + e.getMessage());
         }
         yield new EventsOutcome.Acknowledged(ack.getAcknowledgedList(), ack.getRetained());
       }
-      case 503 -> new EventsOutcome.Busy(answer.retryAfter(), "the mite's event retention is full: " + answer.body);
+      case 503 -> new EventsOutcome.Busy(answer.retryAfter(), "the mite's event retention is full: " + answer.body());
       case 401 -> new EventsOutcome.Failed("the mite refused the loopback token from " + token.file() + " (HTTP 401)");
-      default -> new EventsOutcome.Failed("the mite answered HTTP " + answer.status + " to " + EVENTS_PATH + ": " + answer.body);
+      default -> new EventsOutcome.Failed("the mite answered HTTP " + answer.status + " to " + EVENTS_PATH + ": " + answer.body());
     };
   }
 
@@ -101,7 +109,7 @@ public final class LoopbackClient implements AutoCloseable {
       }
       ClaimDecision.Builder decision = ClaimDecision.newBuilder();
       try {
-        PARSER.merge(answer.body, decision);
+        PARSER.merge(answer.body(), decision);
       } catch (InvalidProtocolBufferException e) {
         return ClaimDecisions.unavailable("the mite answered HTTP " + answer.status + " to " + CLAIM_PATH
             + " with a body that is not a ClaimDecision");
@@ -133,27 +141,72 @@ public final class LoopbackClient implements AutoCloseable {
     httpThreads.shutdownNow();
   }
 
+  /**
+   * Sends one batch of console log chunks; the gateway's acks when the mite answered 200, else why not. The body is
+   * binary protobuf: log bytes in JSON would grow by a third (base64) on the loopback and in the mite's heap.
+   */
+  public LogsOutcome sendLogs(LogChunkBatch batch) {
+    Answer answer;
+    try {
+      answer = post(LOGS_PATH, batch.toByteArray(), PROTOBUF_TYPE, LOGS_READ_TIMEOUT);
+    } catch (HttpTimeoutException e) {
+      return new LogsOutcome.Failed("no answer from the mite at " + settings.loopbackUrl() + LOGS_PATH + " within "
+          + seconds(LOGS_READ_TIMEOUT));
+    } catch (IOException e) {
+      return new LogsOutcome.Failed(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new LogsOutcome.Failed("interrupted while sending console log chunks to the mite");
+    } catch (RuntimeException e) {
+      return new LogsOutcome.Failed("sending console log chunks failed: " + e);
+    }
+    if (answer.status != 200) {
+      String why = answer.status == 401
+          ? "the mite refused the loopback token from " + token.file()
+          : answer.body().strip();
+      return new LogsOutcome.Failed("the mite answered HTTP " + answer.status + " to " + LOGS_PATH + ": " + why);
+    }
+    try {
+      if (answer.contentType != null && answer.contentType.startsWith(JSON_TYPE)) {
+        LogChunkBatchAck.Builder ack = LogChunkBatchAck.newBuilder();
+        PARSER.merge(answer.body(), ack);
+        return new LogsOutcome.Answered(ack.build());
+      }
+      return new LogsOutcome.Answered(LogChunkBatchAck.parseFrom(answer.bytes));
+    } catch (InvalidProtocolBufferException e) {
+      return new LogsOutcome.Failed("the mite answered 200 to " + LOGS_PATH + " with a body that is not a"
+          + " LogChunkBatchAck: " + e.getMessage());
+    }
+  }
+
   private Answer post(String path, String body, Duration timeout) throws IOException, InterruptedException {
+    return post(path, body.getBytes(StandardCharsets.UTF_8), JSON_TYPE, timeout);
+  }
+
+  private Answer post(String path, byte[] body, String contentType, Duration timeout)
+      throws IOException, InterruptedException {
     String bearer = token.current();
-    Answer answer = send(path, body, timeout, bearer);
+    Answer answer = send(path, body, contentType, timeout, bearer);
     if (answer.status == 401 && token.refreshAfterUnauthorized(bearer)) {
-      answer = send(path, body, timeout, token.current());
+      answer = send(path, body, contentType, timeout, token.current());
     }
     return answer;
   }
 
-  private Answer send(String path, String body, Duration timeout, String bearer)
+  private Answer send(String path, byte[] body, String contentType, Duration timeout, String bearer)
       throws IOException, InterruptedException {
     URI uri = settings.loopbackUrl().resolve(path);
     HttpRequest request = HttpRequest.newBuilder(uri)
         .timeout(timeout)
         .header("Authorization", "Bearer " + bearer)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+        .header("Content-Type", contentType)
+        .header("Accept", contentType)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
         .build();
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      return new Answer(response.statusCode(), response.body(), response.headers().firstValue("Retry-After").orElse(null));
+      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return new Answer(response.statusCode(), response.body(), response.headers().firstValue("Retry-After").orElse(null),
+          response.headers().firstValue("Content-Type").orElse(null));
     } catch (HttpTimeoutException e) {
       throw e;
     } catch (ConnectException e) {
@@ -169,7 +222,11 @@ public final class LoopbackClient implements AutoCloseable {
     return java.math.BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
   }
 
-  private record Answer(int status, String body, String retryAfterHeader) {
+  private record Answer(int status, byte[] bytes, String retryAfterHeader, String contentType) {
+    String body() {
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+
     Duration retryAfter() {
       if (retryAfterHeader != null) {
         try {

@@ -21,6 +21,15 @@ class PluginSettingsTest {
     assertThat(settings.claimReadTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(settings.spoolBytes()).isEqualTo(64L * 1024 * 1024);
     assertThat(settings.claimGate()).isFalse();
+    assertThat(settings.logSpoolBytes()).isEqualTo(1L << 30);
+  }
+
+  @Test
+  void readsTheLogCopyCapAndNamesItWhenBad() {
+    assertThat(PluginSettings.fromEnvironment(Map.of("VARROA_LOG_SPOOL_BYTES", "256Mi")).logSpoolBytes())
+        .isEqualTo(256L << 20);
+    assertThatThrownBy(() -> PluginSettings.fromEnvironment(Map.of("VARROA_LOG_SPOOL_BYTES", "1GB")))
+        .hasMessageContaining("VARROA_LOG_SPOOL_BYTES='1GB' is not a byte size");
   }
 
   @Test
