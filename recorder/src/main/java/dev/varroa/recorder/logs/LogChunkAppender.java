@@ -65,6 +65,12 @@ public final class LogChunkAppender {
 
   /** One ack per chunk, in the batch's order; blocks while the store works. */
   public LogChunkBatchAck append(String cluster, String namespace, String controller, LogChunkBatch batch) {
+    return append(cluster, namespace, controller, batch, listener);
+  }
+
+  /** As above, telling onStored (instead of the appender's listener) about each write that landed. */
+  public LogChunkBatchAck append(String cluster, String namespace, String controller, LogChunkBatch batch,
+      StoredListener onStored) {
     LogChunkBatchAck.Builder acks = LogChunkBatchAck.newBuilder();
     for (LogChunk chunk : batch.getChunksList()) {
       if (chunk.getRunId().isBlank()) {
@@ -72,25 +78,29 @@ public final class LogChunkAppender {
             "a log chunk needs a run_id: nothing of it can be stored"));
         continue;
       }
-      acks.addAcks(append(new LogKey(cluster, namespace, controller, chunk.getRunId()), chunk));
+      acks.addAcks(append(new LogKey(cluster, namespace, controller, chunk.getRunId()), chunk, onStored));
     }
     return acks.build();
   }
 
   /** The answer to one chunk of the run key names; blocks while the store works. */
   public LogChunkAck append(LogKey key, LogChunk chunk) {
+    return append(key, chunk, listener);
+  }
+
+  private LogChunkAck append(LogKey key, LogChunk chunk, StoredListener onStored) {
     if (store == null) {
       return ack(chunk, LogChunkAck.Result.NOT_STORED, 0, false, NO_STORE);
     }
     RunLock lock = lock(key);
     try {
-      return appendLocked(key, chunk);
+      return appendLocked(key, chunk, onStored);
     } finally {
       unlock(key, lock);
     }
   }
 
-  private LogChunkAck appendLocked(LogKey key, LogChunk chunk) {
+  private LogChunkAck appendLocked(LogKey key, LogChunk chunk, StoredListener onStored) {
     long offset = chunk.getOffset();
     ByteString data = chunk.getData();
     long end = offset + data.size();
@@ -119,7 +129,7 @@ public final class LogChunkAppender {
       byte[] fresh = skip >= data.size() ? new byte[0] : data.substring((int) skip).toByteArray();
       LogExtent after = store.write(key, stored, fresh, chunk.getLast());
       remember(key, after);
-      notifyStored(key, chunk, stored, after);
+      notifyStored(onStored, key, chunk, stored, after);
       // A last chunk ending before what is stored cannot take bytes back: the log ends at what the store holds.
       String note = end < stored ? "the store already held " + stored + " bytes, past this last chunk's end " + end
           + ": the log is complete at " + stored : "";
@@ -132,9 +142,9 @@ public final class LogChunkAppender {
     }
   }
 
-  private void notifyStored(LogKey key, LogChunk chunk, long from, LogExtent after) {
+  private static void notifyStored(StoredListener onStored, LogKey key, LogChunk chunk, long from, LogExtent after) {
     try {
-      listener.stored(key, chunk, from, after);
+      onStored.stored(key, chunk, from, after);
     } catch (RuntimeException e) {
       // The bytes are stored whatever the announcement did; the ack must say so.
       LOG.warn("event=log_stored_listener_failed run={} error=\"{}\"", key, e.toString());
