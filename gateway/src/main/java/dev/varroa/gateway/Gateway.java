@@ -10,6 +10,7 @@ import dev.varroa.gateway.ca.IssuedCertificate;
 import dev.varroa.gateway.command.CommandRelay;
 import dev.varroa.gateway.command.QueuedCommandRunner;
 import dev.varroa.gateway.registration.RegistrationService;
+import dev.varroa.gateway.stream.LogAppendRelay;
 import dev.varroa.gateway.stream.MiteChannelService;
 import dev.varroa.gateway.stream.MiteSessions;
 import dev.varroa.gateway.stream.PresenceBeacon;
@@ -18,6 +19,9 @@ import dev.varroa.gateway.stream.StreamDegradation;
 import dev.varroa.gateway.tls.PeerIdentityInterceptor;
 import dev.varroa.gateway.tls.ServerTls;
 import dev.varroa.protocol.BusTopology;
+import dev.varroa.recorder.logs.LogChunkAppender;
+import dev.varroa.recorder.logs.LogStore;
+import dev.varroa.recorder.logs.LogStores;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
@@ -29,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +57,8 @@ public final class Gateway implements AutoCloseable {
   static final Duration GRACEFUL_STOP = Duration.ofSeconds(10);
   private static final Duration STARTUP_FLUSH = Duration.ofSeconds(5);
   private static final int TIMER_THREADS = 2;
+  /** Log chunks are written by this many threads whatever the number of streams (the postgres tier's pool size). */
+  static final int LOG_WRITER_THREADS = 8;
 
   private final GatewaySettings settings;
   private final Server server;
@@ -60,11 +67,14 @@ public final class Gateway implements AutoCloseable {
   private final PresenceBeacon presence;
   private final ScheduledExecutorService timers;
   private final ExecutorService pool;
+  private final ExecutorService logWriters;
+  private final Optional<LogStore> logStore;
   private final AtomicBoolean crashed;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private Gateway(GatewaySettings settings, Server server, BusConnection bus, MiteSessions sessions,
-      PresenceBeacon presence, ScheduledExecutorService timers, ExecutorService pool, AtomicBoolean crashed) {
+      PresenceBeacon presence, ScheduledExecutorService timers, ExecutorService pool, ExecutorService logWriters,
+      Optional<LogStore> logStore, AtomicBoolean crashed) {
     this.settings = settings;
     this.server = server;
     this.bus = bus;
@@ -72,6 +82,8 @@ public final class Gateway implements AutoCloseable {
     this.presence = presence;
     this.timers = timers;
     this.pool = pool;
+    this.logWriters = logWriters;
+    this.logStore = logStore;
     this.crashed = crashed;
   }
 
@@ -87,7 +99,13 @@ public final class Gateway implements AutoCloseable {
             Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()));
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(TIMER_THREADS, daemon("varroa-timer-" + id));
     ExecutorService pool = Executors.newCachedThreadPool(daemon("varroa-work-" + id));
+    ExecutorService logWriters = Executors.newFixedThreadPool(LOG_WRITER_THREADS, daemon("varroa-logs-" + id));
+    Optional<LogStore> logStore = Optional.empty();
     try {
+      // Built without a request: a store that is not reachable yet answers UNAVAILABLE until it is.
+      logStore = LogStores.open(settings.blobStore(), "varroa-gateway");
+      LogAppendRelay logs = new LogAppendRelay(id, settings.clusterName(), new LogChunkAppender(logStore,
+          LogChunkAppender.DEFAULT_CACHED_RUNS, (key, chunk, from, after) -> { }), bus, logWriters, clock);
       BusTopology.ensure(bus.connection());
       AtomicBoolean crashed = new AtomicBoolean();
       MiteSessions sessions = new MiteSessions();
@@ -101,7 +119,7 @@ public final class Gateway implements AutoCloseable {
       BuildEventPublisher events = new BuildEventPublisher(bus, id, settings.eventPublishWait(), timers, pool);
       LedgerClaimRelay claims = new LedgerClaimRelay(bus, id, settings.clusterName(), settings.claimLedgerWait(), pool);
       MiteChannelService channel = new MiteChannelService(id, settings.heartbeatInterval(), sessions, routes, ca, bus,
-          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims);
+          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims, logs);
 
       presence.refresh();
       bus.addListener(degradation);
@@ -122,10 +140,19 @@ public final class Gateway implements AutoCloseable {
           + "claimLedgerWait=\"{}\"", id, settings.listenHost(), server.getPort(), settings.natsUrl(),
           settings.clusterName(), BuildEventPublisher.seconds(settings.eventPublishWait()),
           BuildEventPublisher.seconds(settings.claimLedgerWait()));
-      return new Gateway(settings, server, bus, sessions, presence, timers, pool, crashed);
+      if (logStore.isPresent()) {
+        LOG.info("gateway log writer enabled {} gateway={} writers={}", settings.blobStore().describe(), id,
+            LOG_WRITER_THREADS);
+      } else {
+        LOG.info("event=gateway_log_writer_disabled gateway={} reason=\"VARROA_BLOB_MODE is unset: every log chunk "
+            + "is answered NOT_STORED\"", id);
+      }
+      return new Gateway(settings, server, bus, sessions, presence, timers, pool, logWriters, logStore, crashed);
     } catch (IOException | JetStreamApiException | TimeoutException | RuntimeException e) {
       timers.shutdownNow();
       pool.shutdownNow();
+      logWriters.shutdownNow();
+      logStore.ifPresent(LogStore::close);
       bus.close();
       if (e instanceof IOException io) {
         throw io;
@@ -163,6 +190,10 @@ public final class Gateway implements AutoCloseable {
     }
     timers.shutdownNow();
     pool.shutdown();
+    // Writes in flight land before the store closes; their answers have no stream left to go to.
+    logWriters.shutdown();
+    logWriters.awaitTermination(GRACEFUL_STOP.toMillis(), TimeUnit.MILLISECONDS);
+    logStore.ifPresent(LogStore::close);
     bus.close();
     pool.awaitTermination(GRACEFUL_STOP.toMillis(), TimeUnit.MILLISECONDS);
     LOG.info("event=gateway_stopped gateway={}", gatewayId());
@@ -178,7 +209,10 @@ public final class Gateway implements AutoCloseable {
     server.shutdownNow();
     timers.shutdownNow();
     pool.shutdownNow();
+    logWriters.shutdownNow();
     server.awaitTermination(GRACEFUL_STOP.toMillis(), TimeUnit.MILLISECONDS);
+    logWriters.awaitTermination(GRACEFUL_STOP.toMillis(), TimeUnit.MILLISECONDS);
+    logStore.ifPresent(LogStore::close);
     LOG.info("event=gateway_crashed gateway={}", gatewayId());
   }
 

@@ -1,5 +1,6 @@
 package dev.varroa.gateway;
 
+import dev.varroa.recorder.logs.BlobStoreSettings;
 import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
  * @param clusterName the installation's cluster name, stamped on every build event group and ledger claim
  * @param eventPublishWait how long one event group may wait for room on varroa_builds before the stream ends
  * @param claimLedgerWait how long a claim waits for the ledger's decision before it is answered UNAVAILABLE
+ * @param blobStore where console log chunks are written (VARROA_BLOB_*); {@link BlobStoreSettings#NONE} keeps none
  */
 public record GatewaySettings(
     String gatewayId,
@@ -50,7 +52,8 @@ public record GatewaySettings(
     Duration ackProgressInterval,
     String clusterName,
     Duration eventPublishWait,
-    Duration claimLedgerWait) {
+    Duration claimLedgerWait,
+    BlobStoreSettings blobStore) {
 
   /** "Gateway reachability on TCP 9090" */
   public static final int DEFAULT_PORT = 9090;
@@ -100,6 +103,7 @@ public record GatewaySettings(
     }
     requirePositive(eventPublishWait, "eventPublishWait (VARROA_EVENT_PUBLISH_WAIT)");
     requirePositive(claimLedgerWait, "claimLedgerWait (VARROA_CLAIM_LEDGER_WAIT)");
+    Objects.requireNonNull(blobStore, "blobStore (VARROA_BLOB_MODE): use BlobStoreSettings.NONE for no console logs");
     if (ackProgressInterval.compareTo(queuedCommandAckWait) >= 0) {
       throw new IllegalArgumentException("the ack progress interval (" + ackProgressInterval + ") must be shorter "
           + "than the ack wait (" + queuedCommandAckWait + ") or a slow command is redelivered");
@@ -110,26 +114,26 @@ public record GatewaySettings(
   public static GatewaySettings of(String gatewayId, String natsUrl, Path caCertFile, Path caKeyFile) {
     return new GatewaySettings(gatewayId, DEFAULT_LISTEN_HOST, DEFAULT_PORT, natsUrl, null, null, null, null, caCertFile,
         caKeyFile, null, null, defaultDnsNames(), List.of("127.0.0.1"), HEARTBEAT_INTERVAL, QUEUED_COMMAND_ACK_WAIT,
-        ACK_PROGRESS_INTERVAL, DEFAULT_CLUSTER_NAME, EVENT_PUBLISH_WAIT, CLAIM_LEDGER_WAIT);
+        ACK_PROGRESS_INTERVAL, DEFAULT_CLUSTER_NAME, EVENT_PUBLISH_WAIT, CLAIM_LEDGER_WAIT, BlobStoreSettings.NONE);
   }
 
   public GatewaySettings withListen(String host, int port) {
     return new GatewaySettings(gatewayId, host, port, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile, caCertFile, caKeyFile,
         tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
-        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withNatsCredentialFiles(Path userFile, Path passwordFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, null, userFile, passwordFile, natsCaFile, caCertFile,
         caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
-        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   /** The user as a value and the password from a file, as the chart mounts them. */
   public GatewaySettings withNatsUser(String user, Path passwordFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, user, null, passwordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   private static String blankToNull(String value) {
@@ -139,49 +143,55 @@ public record GatewaySettings(
   public GatewaySettings withNatsCaFile(Path caFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, caFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withTlsFiles(Path certFile, Path keyFile) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, certFile, keyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withTlsNames(List<String> dnsNames, List<String> ipAddresses) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, dnsNames, ipAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withHeartbeatInterval(Duration interval) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, interval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withQueuedCommandTiming(Duration ackWait, Duration progressInterval) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
         caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, ackWait,
-        progressInterval, clusterName, eventPublishWait, claimLedgerWait);
+        progressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withClusterName(String name) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
         natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, name, eventPublishWait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, name, eventPublishWait, claimLedgerWait, blobStore);
   }
 
   public GatewaySettings withEventPublishWait(Duration wait) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
         natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, wait, claimLedgerWait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, wait, claimLedgerWait, blobStore);
+  }
+
+  public GatewaySettings withBlobStore(BlobStoreSettings store) {
+    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
+        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, store);
   }
 
   public GatewaySettings withClaimLedgerWait(Duration wait) {
     return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
         natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, wait);
+        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, wait, blobStore);
   }
 
   /** Reads the process environment; see {@link #fromEnv(Map)} for the variables. */
@@ -196,7 +206,8 @@ public record GatewaySettings(
    * (optional pair), VARROA_TLS_DNS_NAMES and VARROA_TLS_IP_ADDRESSES (comma lists for a self-issued
    * server certificate; default: host name and localhost, 127.0.0.1), VARROA_CLUSTER_NAME (default local),
    * VARROA_EVENT_PUBLISH_WAIT (default 10 s) and VARROA_CLAIM_LEDGER_WAIT (default 4 s), durations given as
-   * seconds ({@code 2.5}) or ISO-8601 ({@code PT2.5S}).
+   * seconds ({@code 2.5}) or ISO-8601 ({@code PT2.5S}); the console log store from VARROA_BLOB_MODE and, for the
+   * postgres tier, VARROA_BLOB_POSTGRES_* only (see {@link BlobStoreSettings#fromEnv(Map)}).
    */
   public static GatewaySettings fromEnv(Map<String, String> env) {
     String gatewayId = env.getOrDefault("VARROA_GATEWAY_ID", hostName());
@@ -224,7 +235,8 @@ public record GatewaySettings(
         env.getOrDefault("VARROA_CLUSTER_NAME", "").isBlank() ? DEFAULT_CLUSTER_NAME
             : env.get("VARROA_CLUSTER_NAME").strip(),
         duration(env, "VARROA_EVENT_PUBLISH_WAIT", EVENT_PUBLISH_WAIT),
-        duration(env, "VARROA_CLAIM_LEDGER_WAIT", CLAIM_LEDGER_WAIT));
+        duration(env, "VARROA_CLAIM_LEDGER_WAIT", CLAIM_LEDGER_WAIT),
+        BlobStoreSettings.fromEnv(env));
   }
 
   /** Seconds ({@code 10}, {@code 2.5}) or ISO-8601 ({@code PT10S}); unset or blank gives the fallback. */

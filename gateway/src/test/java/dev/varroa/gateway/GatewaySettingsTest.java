@@ -140,4 +140,26 @@ class GatewaySettingsTest {
         .isEqualTo(Duration.ofMillis(500));
     assertThat(settings.withTlsNames(List.of("localhost"), List.of()).tlsIpAddresses()).isEmpty();
   }
+
+  @Test
+  void readsTheBlobStoreFromVarroaBlobVariablesOnlyAndKeepsNoLogsWithoutThem() {
+    assertThat(GatewaySettings.fromEnv(MINIMAL).blobStore().mode())
+        .isEqualTo(dev.varroa.recorder.logs.BlobStoreSettings.Mode.NONE);
+
+    Map<String, String> s3 = new java.util.HashMap<>(MINIMAL);
+    s3.put("VARROA_BLOB_MODE", "s3");
+    s3.put("VARROA_BLOB_S3_URL", "https://s3.example.com/varroa-records");
+    assertThat(GatewaySettings.fromEnv(s3).blobStore().s3Bucket()).isEqualTo("varroa-records");
+
+    // The gateway's postgres tier is the Secret varroa-recordstore-gateway, never the recorder's own database.
+    Map<String, String> postgres = new java.util.HashMap<>(MINIMAL);
+    postgres.put("VARROA_BLOB_MODE", "postgres");
+    postgres.put("VARROA_RECORDER_DSN", "jdbc:postgresql://records:5432/varroa");
+    assertThatThrownBy(() -> GatewaySettings.fromEnv(postgres)).hasMessageContaining("VARROA_BLOB_POSTGRES_DSN");
+    postgres.put("VARROA_BLOB_POSTGRES_DSN", "jdbc:postgresql://records:5432/varroa");
+    postgres.put("VARROA_BLOB_POSTGRES_USER", "varroa_gateway");
+    postgres.put("VARROA_BLOB_POSTGRES_PASSWORD_FILE", "/var/run/varroa/recordstore/password");
+    assertThat(GatewaySettings.fromEnv(postgres).blobStore().describe())
+        .isEqualTo("tier=postgres dsn=jdbc:postgresql://records:5432/varroa user=varroa_gateway");
+  }
 }

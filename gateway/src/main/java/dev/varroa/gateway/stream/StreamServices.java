@@ -12,6 +12,7 @@ import java.util.function.Consumer;
  * What every mite stream on this gateway shares.
  *
  * @param buildData build events, job schedules and claims of every stream
+ * @param logs console log chunks of every stream
  * @param sessionStarted called after a stream's Hello was accepted (the queued-command check hooks in here)
  * @param routesRetained true once the gateway crashed: ending streams then leave their routes behind, as a killed process would
  */
@@ -23,6 +24,7 @@ record StreamServices(
     CertificateAuthority ca,
     JenkinsTokenRelay tokens,
     BuildDataRelay buildData,
+    LogAppendRelay logs,
     ScheduledExecutorService timers,
     ExecutorService pool,
     Clock clock,
