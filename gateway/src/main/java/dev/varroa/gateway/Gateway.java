@@ -10,6 +10,7 @@ import dev.varroa.gateway.ca.IssuedCertificate;
 import dev.varroa.gateway.command.CommandRelay;
 import dev.varroa.gateway.command.QueuedCommandRunner;
 import dev.varroa.gateway.registration.RegistrationService;
+import dev.varroa.gateway.stream.MiteActivity;
 import dev.varroa.gateway.stream.MiteChannelService;
 import dev.varroa.gateway.stream.MiteSessions;
 import dev.varroa.gateway.stream.PresenceBeacon;
@@ -18,6 +19,8 @@ import dev.varroa.gateway.stream.StreamDegradation;
 import dev.varroa.gateway.tls.PeerIdentityInterceptor;
 import dev.varroa.gateway.tls.ServerTls;
 import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.ReleaseVersion;
+import dev.varroa.protocol.bus.ActivityPublisher;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
@@ -100,8 +103,10 @@ public final class Gateway implements AutoCloseable {
       CommandRelay relay = new CommandRelay(id, bus, sessions, routes, presence, pool, clock);
       BuildEventPublisher events = new BuildEventPublisher(bus, id, settings.eventPublishWait(), timers, pool);
       LedgerClaimRelay claims = new LedgerClaimRelay(bus, id, settings.clusterName(), settings.claimLedgerWait(), pool);
+      MiteActivity activity = new MiteActivity(new ActivityPublisher(bus::connection, settings.clusterName(),
+          "gateway/" + id, clock), id);
       MiteChannelService channel = new MiteChannelService(id, settings.heartbeatInterval(), sessions, routes, ca, bus,
-          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims);
+          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims, activity);
 
       presence.refresh();
       bus.addListener(degradation);
@@ -122,6 +127,7 @@ public final class Gateway implements AutoCloseable {
           + "claimLedgerWait=\"{}\"", id, settings.listenHost(), server.getPort(), settings.natsUrl(),
           settings.clusterName(), BuildEventPublisher.seconds(settings.eventPublishWait()),
           BuildEventPublisher.seconds(settings.claimLedgerWait()));
+      activity.gatewayStarted(ReleaseVersion.CURRENT);
       return new Gateway(settings, server, bus, sessions, presence, timers, pool, crashed);
     } catch (IOException | JetStreamApiException | TimeoutException | RuntimeException e) {
       timers.shutdownNow();

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
  * @param buildData build events, job schedules and claims of every stream
  * @param sessionStarted called after a stream's Hello was accepted (the queued-command check hooks in here)
  * @param routesRetained true once the gateway crashed: ending streams then leave their routes behind, as a killed process would
+ * @param activity streams opened and ended, Jenkins version and plugin changes, as activity events
  */
 record StreamServices(
     String gatewayId,
@@ -27,5 +28,6 @@ record StreamServices(
     ExecutorService pool,
     Clock clock,
     Consumer<MiteSession> sessionStarted,
-    BooleanSupplier routesRetained) {
+    BooleanSupplier routesRetained,
+    MiteActivity activity) {
 }
