@@ -54,6 +54,8 @@ publish:
     # One-shot commands: queued on varroa_commands, then a notice to the gateway holding the mite.
     - "varroa.commands.>"
     - "varroa.gateway.*.queued"
+    # ActivityPublisher: Controller lifecycle and operator.started (docs/activity.md).
+    - "activity.>"
 subscribe:
   allow:
     # ControlChannel answers Jenkins token requests in the operator's queue group.
@@ -91,6 +93,8 @@ publish:
     - "varroa.builds.>"
     # Build claims to the recorder's ledger (request/reply).
     - "varroa.ledger.claim"
+    # MiteActivity: mite connects and disconnects, Jenkins version and plugin changes, gateway.started.
+    - "activity.>"
 subscribe:
   allow:
     # CommandRelay and QueuedCommandRunner: commands and queue notices for this gateway.
@@ -108,6 +112,16 @@ publish:
     - "$JS.API.CONSUMER.INFO.varroa_builds.varroa-recorder"
     - "$JS.API.CONSUMER.MSG.NEXT.varroa_builds.varroa-recorder"
     - "$JS.ACK.varroa_builds.varroa-recorder.>"
+    # BusTopology.ensureActivity: the varroa_activity buffer and its durable consumer, then fetch and ack.
+    - "$JS.API.STREAM.INFO.varroa_activity"
+    - "$JS.API.STREAM.CREATE.varroa_activity"
+    - "$JS.API.CONSUMER.NAMES.varroa_activity"
+    - "$JS.API.CONSUMER.CREATE.varroa_activity.varroa-recorder-activity"
+    - "$JS.API.CONSUMER.CREATE.varroa_activity.varroa-recorder-activity.>"
+    - "$JS.API.CONSUMER.DURABLE.CREATE.varroa_activity.varroa-recorder-activity"
+    - "$JS.API.CONSUMER.INFO.varroa_activity.varroa-recorder-activity"
+    - "$JS.API.CONSUMER.MSG.NEXT.varroa_activity.varroa-recorder-activity"
+    - "$JS.ACK.varroa_activity.varroa-recorder-activity.>"
 subscribe:
   allow:
     # The ledger answers build claims in the recorder's queue group.

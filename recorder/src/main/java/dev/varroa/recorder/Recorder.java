@@ -1,6 +1,8 @@
 package dev.varroa.recorder;
 
+import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.bus.Redaction;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusListener;
@@ -112,7 +114,13 @@ public final class Recorder implements AutoCloseable {
       busHolder[0] = bus;
       natsStarted.set(true);
       BusTopology.ensure(bus.connection());
-      BusTopology.ensureActivity(bus.connection());
+      try {
+        BusTopology.ensureActivity(bus.connection());
+      } catch (JetStreamApiException | IOException e) {
+        // Build records and claims do not depend on activity: the activity consumer keeps asking for its buffer.
+        LOG.warn("event=activity_buffer_unavailable stream={} error=\"{}\"", BusNames.ACTIVITY_STREAM,
+            Redaction.describe(e));
+      }
       BuildEventConsumer consumer = new BuildEventConsumer(bus,
           new BuildEventWriter(store.dataSource(), settings.clusterName()), databaseUp::set);
       LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
