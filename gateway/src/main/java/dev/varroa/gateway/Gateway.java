@@ -11,6 +11,7 @@ import dev.varroa.gateway.command.CommandRelay;
 import dev.varroa.gateway.command.QueuedCommandRunner;
 import dev.varroa.gateway.registration.RegistrationService;
 import dev.varroa.gateway.stream.LogAppendRelay;
+import dev.varroa.gateway.stream.MiteActivity;
 import dev.varroa.gateway.stream.MiteChannelService;
 import dev.varroa.gateway.stream.MiteSessions;
 import dev.varroa.gateway.stream.PresenceBeacon;
@@ -22,6 +23,8 @@ import dev.varroa.protocol.BusTopology;
 import dev.varroa.recorder.logs.LogChunkAppender;
 import dev.varroa.recorder.logs.LogStore;
 import dev.varroa.recorder.logs.LogStores;
+import dev.varroa.protocol.ReleaseVersion;
+import dev.varroa.protocol.bus.ActivityPublisher;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
@@ -118,8 +121,11 @@ public final class Gateway implements AutoCloseable {
       CommandRelay relay = new CommandRelay(id, bus, sessions, routes, presence, pool, clock);
       BuildEventPublisher events = new BuildEventPublisher(bus, id, settings.eventPublishWait(), timers, pool);
       LedgerClaimRelay claims = new LedgerClaimRelay(bus, id, settings.clusterName(), settings.claimLedgerWait(), pool);
+      MiteActivity activity = new MiteActivity(new ActivityPublisher(bus::connection, settings.clusterName(),
+          "gateway/" + id, clock), id);
       MiteChannelService channel = new MiteChannelService(id, settings.heartbeatInterval(), sessions, routes, ca, bus,
-          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims, logs);
+          timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims, logs,
+          activity);
 
       presence.refresh();
       bus.addListener(degradation);
@@ -147,6 +153,7 @@ public final class Gateway implements AutoCloseable {
         LOG.info("event=gateway_log_writer_disabled gateway={} reason=\"VARROA_BLOB_MODE is unset: every log chunk "
             + "is answered NOT_STORED\"", id);
       }
+      activity.gatewayStarted(ReleaseVersion.CURRENT);
       return new Gateway(settings, server, bus, sessions, presence, timers, pool, logWriters, logStore, crashed);
     } catch (IOException | JetStreamApiException | TimeoutException | RuntimeException e) {
       timers.shutdownNow();

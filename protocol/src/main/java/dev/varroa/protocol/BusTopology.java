@@ -40,6 +40,13 @@ public final class BusTopology {
   /** A group the recorder took but did not acknowledge within this is delivered again. */
   public static final Duration RECORDER_ACK_WAIT = Duration.ofSeconds(30);
 
+  /** Activity republished within this window is stored once (the event id is its Nats-Msg-Id). */
+  public static final Duration ACTIVITY_DEDUPE_WINDOW = Duration.ofMinutes(2);
+  /** The activity buffer never holds more than this; the oldest events go first. */
+  public static final long ACTIVITY_STREAM_BYTES = 1L << 30;
+  /** An activity batch the recorder took but did not acknowledge within this is delivered again. */
+  public static final Duration ACTIVITY_ACK_WAIT = Duration.ofSeconds(30);
+
   private BusTopology() {
   }
 
@@ -101,6 +108,44 @@ public final class BusTopology {
             .build());
       } catch (JetStreamApiException raced) {
         requireExists(raced, jsm.getConsumerNames(BusNames.BUILDS_STREAM).contains(BusNames.RECORDER_CONSUMER));
+      }
+    }
+  }
+
+  /**
+   * The recorder's activity buffer (seed 001): stream {@code varroa_activity} over {@code activity.>} keeping every
+   * event for {@link BusNames#ACTIVITY_BUFFER} whether or not it was drained (Limits retention, the oldest dropped
+   * first), and the durable consumer {@code varroa-recorder-activity}. Only the recorder calls this: without a
+   * recorder nobody keeps activity, and live readers subscribe the subjects themselves.
+   */
+  public static void ensureActivity(Connection nats) throws IOException, JetStreamApiException {
+    JetStreamManagement jsm = nats.jetStreamManagement();
+    if (!jsm.getStreamNames().contains(BusNames.ACTIVITY_STREAM)) {
+      try {
+        jsm.addStream(StreamConfiguration.builder()
+            .name(BusNames.ACTIVITY_STREAM)
+            .subjects(BusNames.activityFilter())
+            .retentionPolicy(RetentionPolicy.Limits)
+            .discardPolicy(DiscardPolicy.Old)
+            .maxAge(BusNames.ACTIVITY_BUFFER)
+            .maxBytes(ACTIVITY_STREAM_BYTES)
+            .duplicateWindow(ACTIVITY_DEDUPE_WINDOW)
+            .storageType(StorageType.File)
+            .build());
+      } catch (JetStreamApiException raced) {
+        requireExists(raced, jsm.getStreamNames().contains(BusNames.ACTIVITY_STREAM));
+      }
+    }
+    if (!jsm.getConsumerNames(BusNames.ACTIVITY_STREAM).contains(BusNames.ACTIVITY_CONSUMER)) {
+      try {
+        jsm.addOrUpdateConsumer(BusNames.ACTIVITY_STREAM, ConsumerConfiguration.builder()
+            .durable(BusNames.ACTIVITY_CONSUMER)
+            .ackPolicy(AckPolicy.Explicit)
+            .deliverPolicy(DeliverPolicy.All)
+            .ackWait(ACTIVITY_ACK_WAIT)
+            .build());
+      } catch (JetStreamApiException raced) {
+        requireExists(raced, jsm.getConsumerNames(BusNames.ACTIVITY_STREAM).contains(BusNames.ACTIVITY_CONSUMER));
       }
     }
   }

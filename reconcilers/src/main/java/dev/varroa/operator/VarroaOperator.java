@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
+import dev.varroa.operator.controller.ControllerActivity;
 import dev.varroa.operator.controller.ControllerReconciler;
 import dev.varroa.operator.hooks.ReconcilerPushTargets;
 import dev.varroa.operator.hooks.WebhookReceiver;
@@ -18,6 +19,7 @@ import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.operator.status.EventRecorder;
 import dev.varroa.protocol.ReleaseVersion;
+import dev.varroa.protocol.bus.ActivityPublisher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -50,6 +52,10 @@ public final class VarroaOperator implements AutoCloseable {
   public static final String LEASE_NAME = "varroa-operator";
   /** Port of /healthz, /readyz and /metrics. */
   public static final int DEFAULT_HTTP_PORT = 8081;
+  /** The global activity kind each operator replica publishes once it started. */
+  public static final String STARTED = "operator.started";
+  /** A local run's cluster name when VARROA_CLUSTER_NAME is unset, as the gateway's and the recorder's. */
+  public static final String LOCAL_CLUSTER_NAME = "local";
 
   private static final Logger LOG = LoggerFactory.getLogger(VarroaOperator.class);
 
@@ -61,6 +67,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final CatalogSourceReconciler catalogSources;
   private final ControlChannel channel;
   private final KubernetesClient client;
+  private final ActivityPublisher activity;
   private HttpServer http;
   private WebhookReceiver webhooks;
 
@@ -101,6 +108,15 @@ public final class VarroaOperator implements AutoCloseable {
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
       InstallationDefaults installation) {
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, leaderLabel, installation,
+        activityOn(channel, clusterName(System.getenv(), Optional.empty())));
+  }
+
+  /** @param activity where the operator publishes activity (docs/activity.md); built from the channel in main */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
+      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
+      InstallationDefaults installation, ActivityPublisher activity) {
+    this.activity = activity;
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -122,13 +138,32 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(new JenkinsVersionProfileReconciler(clock));
     this.catalogSources = new CatalogSourceReconciler(composers, clock);
     operator.register(catalogSources);
-    this.controllers = new ControllerReconciler(clock, channel, installation);
+    this.controllers = new ControllerReconciler(clock, channel, installation, new ControllerActivity(activity));
     operator.register(controllers);
     operator.register(new UpdateCenterReconciler(updateCenters, clock));
   }
 
   public void start() {
     operator.start();
+    activity.global(STARTED, "operator started", Map.of("version", ReleaseVersion.CURRENT));
+  }
+
+  /**
+   * The cluster activity is published under: the installation's (VARROA_CLUSTER_NAME, default core), or for a local
+   * run VARROA_CLUSTER_NAME or {@value #LOCAL_CLUSTER_NAME}, as the gateway and the recorder default it.
+   */
+  public static String clusterName(Map<String, String> env, Optional<InstallationSettings> installation) {
+    if (installation.isPresent() && !installation.get().clusterName().isBlank()) {
+      return installation.get().clusterName().strip();
+    }
+    String named = env.get(InstallationSettings.ENV_CLUSTER_NAME);
+    return named == null || named.isBlank() ? LOCAL_CLUSTER_NAME : named.strip();
+  }
+
+  /** Activity on the channel's NATS connection; without a channel every event is dropped (and counted). */
+  public static ActivityPublisher activityOn(ControlChannel channel, String cluster) {
+    return channel == null ? ActivityPublisher.withoutBus(cluster, ControllerReconciler.ACTOR)
+        : new ActivityPublisher(channel::connection, cluster, ControllerReconciler.ACTOR, Clock.systemUTC());
   }
 
   /** Serves /healthz, /readyz and /metrics on the port (0 picks a free one); returns the port. */
@@ -237,7 +272,7 @@ public final class VarroaOperator implements AutoCloseable {
         .map(pod -> new LeaderPodLabel(client, namespace, pod));
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
         ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,
-        InstallationDefaults.fromEnv(env));
+        InstallationDefaults.fromEnv(env), activityOn(channel, clusterName(env, installation)));
     int port = operator.serveHttp(httpPort);
     WebhookSettings hooks = WebhookSettings.fromEnv(env);
     int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));

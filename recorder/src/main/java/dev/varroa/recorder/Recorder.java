@@ -1,10 +1,16 @@
 package dev.varroa.recorder;
 
+import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.bus.Redaction;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusListener;
 import dev.varroa.protocol.bus.BusTrust;
+import dev.varroa.recorder.logs.LogStore;
+import dev.varroa.recorder.retention.RetentionRules;
+import dev.varroa.recorder.retention.RetentionSweeper;
+import dev.varroa.recorder.store.ActivityWriter;
 import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.ClaimLedger;
 import dev.varroa.recorder.store.RecordStore;
@@ -13,6 +19,7 @@ import io.nats.client.JetStreamApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -40,16 +47,20 @@ public final class Recorder implements AutoCloseable {
   private final RecordStore store;
   private final BusConnection bus;
   private final BuildEventConsumer consumer;
+  private final ActivityConsumer activity;
+  private final RetentionSweeper retention;
   private final LedgerResponder ledger;
   private final ScheduledExecutorService checks;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
-      LedgerResponder ledger, ScheduledExecutorService checks) {
+      ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, ScheduledExecutorService checks) {
     this.health = health;
     this.store = store;
     this.bus = bus;
     this.consumer = consumer;
+    this.activity = activity;
+    this.retention = retention;
     this.ledger = ledger;
     this.checks = checks;
   }
@@ -70,7 +81,18 @@ public final class Recorder implements AutoCloseable {
     }
   }
 
+  /** With the default retention and no console log store. */
   public static Recorder start(RecorderSettings settings) throws IOException, InterruptedException {
+    return start(settings, RetentionRules.defaults(), Optional.empty());
+  }
+
+  /**
+   * Also drains the activity buffer and sweeps by the retention rules.
+   *
+   * @param logs the console log store the sweep ages logs in, when one is configured
+   */
+  public static Recorder start(RecorderSettings settings, RetentionRules retentionRules, Optional<LogStore> logs)
+      throws IOException, InterruptedException {
     AtomicBoolean databaseUp = new AtomicBoolean();
     AtomicBoolean natsStarted = new AtomicBoolean();
     BusConnection[] busHolder = new BusConnection[1];
@@ -92,6 +114,13 @@ public final class Recorder implements AutoCloseable {
       busHolder[0] = bus;
       natsStarted.set(true);
       BusTopology.ensure(bus.connection());
+      try {
+        BusTopology.ensureActivity(bus.connection());
+      } catch (JetStreamApiException | IOException e) {
+        // Build records and claims do not depend on activity: the activity consumer keeps asking for its buffer.
+        LOG.warn("event=activity_buffer_unavailable stream={} error=\"{}\"", BusNames.ACTIVITY_STREAM,
+            Redaction.describe(e));
+      }
       BuildEventConsumer consumer = new BuildEventConsumer(bus,
           new BuildEventWriter(store.dataSource(), settings.clusterName()), databaseUp::set);
       LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
@@ -101,7 +130,12 @@ public final class Recorder implements AutoCloseable {
           ledger.subscribe(connection);
         }
       });
+      ActivityConsumer activity = new ActivityConsumer(bus, new ActivityWriter(store.dataSource(),
+          settings.clusterName()), databaseUp::set);
+      RetentionSweeper retention = new RetentionSweeper(store.dataSource(), retentionRules, logs, Clock.systemUTC());
       consumer.start();
+      activity.start();
+      retention.start();
       ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "varroa-recorder-checks");
         thread.setDaemon(true);
@@ -111,7 +145,7 @@ public final class Recorder implements AutoCloseable {
           DATABASE_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
-      return new Recorder(health, store, bus, consumer, ledger, checks);
+      return new Recorder(health, store, bus, consumer, activity, retention, ledger, checks);
     } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
       if (bus != null) {
         bus.close();
@@ -164,7 +198,9 @@ public final class Recorder implements AutoCloseable {
     }
     LOG.info("event=recorder_stopping");
     checks.shutdownNow();
+    retention.close();
     consumer.close();
+    activity.close();
     ledger.close();
     bus.close();
     store.close();

@@ -1,7 +1,9 @@
 package dev.varroa.recorder;
 
 import dev.varroa.protocol.ReleaseVersion;
+import dev.varroa.recorder.retention.RetentionRules;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,8 @@ public final class RecorderMain {
     }
     Recorder recorder;
     try {
-      recorder = Recorder.start(RecorderSettings.fromEnv());
+      // The console log store is wired here once the blob store settings (VARROA_BLOB_MODE) are read.
+      recorder = Recorder.start(RecorderSettings.fromEnv(), RetentionRules.fromEnv(), Optional.empty());
     } catch (IllegalArgumentException | IOException e) {
       LOG.error("event=recorder_start_failed error=\"{}\"", e.getMessage());
       System.exit(1);

@@ -25,10 +25,11 @@ public final class MiteChannelService extends MiteChannelGrpc.MiteChannelImplBas
   public MiteChannelService(String gatewayId, Duration heartbeatInterval, MiteSessions sessions, RouteTable routes,
       CertificateAuthority ca, BusConnection bus, ScheduledExecutorService timers,
       ExecutorService pool, Clock clock, Consumer<MiteSession> sessionStarted, BooleanSupplier routesRetained,
-      String clusterName, BuildEventPublisher events, LedgerClaimRelay claims, LogAppendRelay logs) {
+      String clusterName, BuildEventPublisher events, LedgerClaimRelay claims, LogAppendRelay logs,
+      MiteActivity activity) {
     this.services = new StreamServices(gatewayId, heartbeatInterval, sessions, routes, ca,
         new JenkinsTokenRelay(bus, gatewayId), new BuildDataRelay(gatewayId, clusterName, events, claims, clock), logs,
-        timers, pool, clock, sessionStarted, routesRetained);
+        timers, pool, clock, sessionStarted, routesRetained, activity);
   }
 
   @Override

@@ -83,6 +83,7 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
       case OBSERVED -> {
         if (current.observe(message.getObserved())) {
           current.serial().execute(() -> services.routes().refresh(current));
+          services.activity().observed(current, message.getObserved());
         }
       }
       case ACK -> LOG.debug("event=command_acknowledged controller={} command={}", current.identity().routeKey(),
@@ -146,6 +147,7 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
         services.gatewayId(), started.identity().routeKey(), started.identity().uid(), started.sessionId(),
         hello.getMiteVersion(), hello.getPodName(), peer.certificateNotAfter());
     services.sessionStarted().accept(started);
+    services.activity().connected(started);
   }
 
   private void renew(MiteSession current, RenewRequest request) {
@@ -232,6 +234,10 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
     }
     LOG.info("event=stream_closed gateway={} controller={} session={}", services.gatewayId(),
         ended.identity().routeKey(), ended.sessionId());
+    // A stream replaced by a newer one of the same controller is no disconnect.
+    if (services.sessions().find(ended.identity()).isEmpty()) {
+      services.activity().disconnected(ended);
+    }
   }
 
   private void schedule(Runnable task, Duration delay) {

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
  * @param logs console log chunks of every stream
  * @param sessionStarted called after a stream's Hello was accepted (the queued-command check hooks in here)
  * @param routesRetained true once the gateway crashed: ending streams then leave their routes behind, as a killed process would
+ * @param activity streams opened and ended, Jenkins version and plugin changes, as activity events
  */
 record StreamServices(
     String gatewayId,
@@ -29,5 +30,6 @@ record StreamServices(
     ExecutorService pool,
     Clock clock,
     Consumer<MiteSession> sessionStarted,
-    BooleanSupplier routesRetained) {
+    BooleanSupplier routesRetained,
+    MiteActivity activity) {
 }

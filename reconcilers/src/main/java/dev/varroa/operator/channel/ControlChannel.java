@@ -75,6 +75,11 @@ public final class ControlChannel implements AutoCloseable {
         GATEWAY_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /** The channel's NATS connection, for publishers that ride along (activity); the channel still owns it. */
+  public Connection connection() {
+    return nats;
+  }
+
   /**
    * Starts answering token requests. The check keeps tokens to Controllers that exist with that UID.
    *

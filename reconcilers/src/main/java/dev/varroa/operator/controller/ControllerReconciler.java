@@ -3,6 +3,8 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.operator.install.InstallationSettings;
+import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ControllerNames;
@@ -40,6 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @ControllerConfiguration(name = "controller")
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
+  /** The actor of the operator's activity events. */
+  public static final String ACTOR = "operator";
   private final Clock clock;
   private final StarterRenders starter = new StarterRenders();
   private final AtomicLong passes = new AtomicLong();
@@ -48,6 +52,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private final SimpleInboundEventSource<Controller> miteEvents = new SimpleInboundEventSource<>("mite-routes");
   private volatile ControllerCaches caches;
   private final InstallationDefaults installation;
+  private final ControllerActivity activity;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -60,6 +65,14 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
 
   /** @param installation what the chart's values give every Controller (VARROA_MITE_IMAGE, VARROA_PLUGIN_DOWNLOAD_URL) */
   public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation) {
+    this(clock, channel, installation, new ControllerActivity(ActivityPublisher.withoutBus(
+        InstallationSettings.DEFAULT_CLUSTER_NAME, ACTOR)));
+  }
+
+  /** @param activity where the lifecycle is published (docs/activity.md) */
+  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
+      ControllerActivity activity) {
+    this.activity = activity;
     this.clock = clock;
     this.installation = installation;
     this.channel = channel;
@@ -153,6 +166,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     if (deliverer != null) {
       deliverer.forget(controller);
     }
+    activity.deleted(controller);
     return DeleteControl.defaultDelete();
   }
 
@@ -170,10 +184,11 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     return patch(controller, previous, status);
   }
 
-  private static UpdateControl<Controller> patch(Controller controller, ControllerStatus previous, ControllerStatus status) {
+  private UpdateControl<Controller> patch(Controller controller, ControllerStatus previous, ControllerStatus status) {
     if (StatusComparison.same(previous, status)) {
       return UpdateControl.noUpdate();
     }
+    activity.statusWritten(controller, previous, status);
     controller.setStatus(status);
     // Only this reconciler writes status: apply it without the resourceVersion of a cache that may lag
     // our own last patch, so a pass right after another does not end in a 409 and a retry.
