@@ -42,6 +42,8 @@ public final class Recorder implements AutoCloseable {
   static final Duration MIGRATION_RETRY_CAP = Duration.ofSeconds(30);
   /** How often /readyz's view of PostgreSQL is refreshed when nothing else touched the database. */
   static final Duration DATABASE_CHECK_INTERVAL = Duration.ofSeconds(5);
+  /** How often the gateway's log role is (re)granted its tables: CloudNativePG may create the role after migration. */
+  static final Duration LOG_WRITER_GRANT_INTERVAL = Duration.ofMinutes(1);
 
   private final HealthEndpoint health;
   private final RecordStore store;
@@ -51,10 +53,13 @@ public final class Recorder implements AutoCloseable {
   private final RetentionSweeper retention;
   private final LedgerResponder ledger;
   private final ScheduledExecutorService checks;
+  private final Optional<LogStore> logs;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
-      ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, ScheduledExecutorService checks) {
+      ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, ScheduledExecutorService checks,
+      Optional<LogStore> logs) {
+    this.logs = logs;
     this.health = health;
     this.store = store;
     this.bus = bus;
@@ -143,9 +148,17 @@ public final class Recorder implements AutoCloseable {
       });
       checks.scheduleWithFixedDelay(() -> databaseUp.set(store.reachable()), DATABASE_CHECK_INTERVAL.toMillis(),
           DATABASE_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      AtomicBoolean granted = new AtomicBoolean();
+      checks.scheduleWithFixedDelay(() -> {
+        boolean now = store.grantLogWriterRole();
+        if (now && !granted.getAndSet(true)) {
+          LOG.info("event=log_writer_role_granted role={}", RecordStore.LOG_WRITER_ROLE);
+        }
+        granted.set(now);
+      }, 0, LOG_WRITER_GRANT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
-      return new Recorder(health, store, bus, consumer, activity, retention, ledger, checks);
+      return new Recorder(health, store, bus, consumer, activity, retention, ledger, checks, logs);
     } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
       if (bus != null) {
         bus.close();
@@ -199,6 +212,7 @@ public final class Recorder implements AutoCloseable {
     LOG.info("event=recorder_stopping");
     checks.shutdownNow();
     retention.close();
+    logs.ifPresent(LogStore::close);
     consumer.close();
     activity.close();
     ledger.close();

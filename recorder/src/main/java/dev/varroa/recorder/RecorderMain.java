@@ -1,9 +1,10 @@
 package dev.varroa.recorder;
 
 import dev.varroa.protocol.ReleaseVersion;
+import dev.varroa.recorder.logs.BlobStoreSettings;
+import dev.varroa.recorder.logs.LogStores;
 import dev.varroa.recorder.retention.RetentionRules;
 import java.io.IOException;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,8 +24,9 @@ public final class RecorderMain {
     }
     Recorder recorder;
     try {
-      // The console log store is wired here once the blob store settings (VARROA_BLOB_MODE) are read.
-      recorder = Recorder.start(RecorderSettings.fromEnv(), RetentionRules.fromEnv(), Optional.empty());
+      // VARROA_BLOB_MODE: the console log store whose logs the retention sweep ages, none when unset
+      recorder = Recorder.start(RecorderSettings.fromEnv(), RetentionRules.fromEnv(),
+          LogStores.open(BlobStoreSettings.fromRecorderEnv(System.getenv()), "varroa-recorder"));
     } catch (IllegalArgumentException | IOException e) {
       LOG.error("event=recorder_start_failed error=\"{}\"", e.getMessage());
       System.exit(1);

@@ -13,7 +13,19 @@ import dev.varroa.operator.channel.PodPlayer;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.demo.ExampleBundleSources;
 import dev.varroa.testfixtures.demo.ExampleCluster;
+import dev.varroa.plugin.PluginCore;
+import dev.varroa.plugin.config.PluginSettings;
+import dev.varroa.recorder.Recorder;
+import dev.varroa.recorder.RecorderSettings;
+import dev.varroa.recorder.logs.BlobStoreSettings;
+import dev.varroa.recorder.logs.LogStore;
+import dev.varroa.recorder.logs.LogStores;
+import dev.varroa.recorder.retention.RetentionRules;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
+import dev.varroa.testfixtures.postgres.PostgresServer;
+import dev.varroa.testfixtures.postgres.PostgresServerProcess;
+import dev.varroa.testfixtures.s3.S3Server;
+import dev.varroa.testfixtures.s3.S3ServerProcess;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,13 +38,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The local run behind `make demo`: a real API server with the examples applied, NATS, the gateway and
- * the operator, and each Controller's pod played with a real mite process next to the Jenkins contract
- * fixture. It prints `kubectl get controllers -A` as they change; with --check it exits 0 once every
- * example Controller is Connected with its desired state applied, 1 if that takes over 5 minutes.
+ * The local run behind `make demo`: a real API server with the examples applied, NATS, PostgreSQL, s3proxy, the
+ * recorder, the gateway and the operator, and each Controller's pod played with a real mite process next to the
+ * Jenkins contract fixture. It prints `kubectl get controllers -A` as they change; once every example Controller is
+ * Connected with its desired state applied it plays one build per Controller through the plugin core and waits for
+ * its records. With --check it exits 0 once all of that is there, 1 if it takes over 5 minutes (each).
+ * Every endpoint it started is in .demo/endpoints.json.
  */
 public final class LocalRun {
   /** "make demo-check exits 0 only when every example Controller got there, within 5 minutes." */
@@ -78,15 +93,44 @@ public final class LocalRun {
     KubernetesClient client = cluster.kube().client();
     say("served the example bundle repositories locally: " + sources.urlRewrites().values());
 
+    DemoEndpoints endpoints = new DemoEndpoints(root.resolve(".demo"));
+    endpoints.put("kubeconfig", cluster.kubeconfig().toString());
     NatsServerProcess nats = NatsServerProcess.start();
     running.add(0, nats);
     say("NATS with JetStream at " + nats.value().url());
+    endpoints.put("nats", nats.value().url());
+
+    PostgresServerProcess postgresProcess = PostgresServerProcess.start();
+    running.add(0, postgresProcess);
+    PostgresServer postgres = postgresProcess.value();
+    say("PostgreSQL (the record store) at " + postgres.jdbcUrl() + " as " + postgres.user());
+    endpoints.put("postgres", Map.of("dsn", postgres.jdbcUrl(), "user", postgres.user(), "password",
+        postgres.password()));
+    S3ServerProcess s3Process = S3ServerProcess.start();
+    running.add(0, s3Process);
+    S3Server s3 = s3Process.value();
+    say("s3proxy (the blob store, filesystem backend) at " + s3.endpoint() + ", bucket " + s3.bucket());
+    endpoints.put("s3", Map.of("url", s3.endpoint(), "bucket", s3.bucket(), "bucketUrl", s3.bucketUrl(),
+        "region", s3.region(), "accessKeyId", s3.accessKeyId(), "secretAccessKey", s3.secretAccessKey()));
+    Path blobCredentials = Files.createDirectories(work.resolve("blob-credentials"));
+    Files.writeString(blobCredentials.resolve("access-key-id"), s3.accessKeyId());
+    Files.writeString(blobCredentials.resolve("secret-access-key"), s3.secretAccessKey());
+    BlobStoreSettings blobs = BlobStoreSettings.s3(s3.bucketUrl(), s3.region(), blobCredentials);
+    LogStore recorderLogs = LogStores.open(blobs, "varroa-recorder").orElseThrow();
+    Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(), postgres.password(),
+        nats.value().url()).withHealthPort(0), RetentionRules.defaults(), Optional.of(recorderLogs));
+    running.add(0, recorder);
+    say("recorder: varroa_builds and varroa_activity into PostgreSQL, the ledger, retention; /readyz on 127.0.0.1:"
+        + recorder.healthPort());
+    endpoints.put("recorder", "http://127.0.0.1:" + recorder.healthPort() + "/readyz");
     Path caCert = work.resolve("ca.crt");
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, work.resolve("ca.key"));
     Gateway gateway = Gateway.start(GatewaySettings.of("gateway-0", nats.value().url(), caCert, work.resolve("ca.key"))
-        .withListen("127.0.0.1", 0));
+        .withListen("127.0.0.1", 0).withBlobStore(blobs));
     running.add(0, gateway);
-    say("gateway gateway-0 on 127.0.0.1:" + gateway.port() + " (TLS, Varroa CA " + caCert + ")");
+    say("gateway gateway-0 on 127.0.0.1:" + gateway.port() + " (TLS, Varroa CA " + caCert + "), console logs to "
+        + s3.bucketUrl());
+    endpoints.put("gateway", "127.0.0.1:" + gateway.port());
     ControlChannel channel = new ControlChannel(nats.value().connect(), "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     VarroaOperator operator = new VarroaOperator(client, work.resolve("cache"), null, channel,
@@ -96,6 +140,8 @@ public final class LocalRun {
     int hooks = operator.serveWebhooks(0, WebhookSecret.of(DEMO_WEBHOOK_SECRET));
     say("operator running; webhook receiver at http://127.0.0.1:" + hooks + "/hooks/git and /hooks/registry"
         + " (shared secret " + DEMO_WEBHOOK_SECRET + ", see docs/webhooks.md)");
+    endpoints.put("receiver", "http://127.0.0.1:" + hooks + "/hooks");
+    say("endpoints: " + endpoints.file());
 
     List<String> controllers = cluster.applied().stream()
         .filter(o -> o.getKind().equals("Controller") && o.getApiVersion().startsWith("varroa.dev/"))
@@ -139,14 +185,39 @@ public final class LocalRun {
         Thread.sleep(TICK.toMillis());
       }
     }
+    if (check && !done) {
+      say("FAILED: not every example Controller reached Connected with lastApplyResult.succeeded=true within "
+          + CHECK_DEADLINE.toMinutes() + " minutes");
+      controllers.forEach(key -> say(key + ": " + summary(client, key)));
+      return 1;
+    }
     if (check) {
-      if (!done) {
-        say("FAILED: not every example Controller reached Connected with lastApplyResult.succeeded=true within "
-            + CHECK_DEADLINE.toMinutes() + " minutes");
-        controllers.forEach(key -> say(key + ": " + summary(client, key)));
-        return 1;
-      }
       say("OK: every example Controller is Connected with its desired state applied");
+    }
+    BuildRecordsCheck records = new BuildRecordsCheck(postgres, recorderLogs);
+    List<PlayedBuild.Played> builds = new ArrayList<>();
+    for (String key : controllers) {
+      PodPlayer pod = pods.get(key);
+      String name = key.split("/")[1];
+      PluginCore core = PluginCore.start(PluginSettings.fromEnvironment(Map.of(
+          PluginSettings.LOOPBACK_URL_VARIABLE, pod.loopbackUrl(),
+          PluginSettings.TOKEN_FILE_VARIABLE, pod.loopbackTokenFile().toString())),
+          work.resolve("pods").resolve(name).resolve("jenkins-home"), Clock.systemUTC());
+      running.add(0, core);
+      PlayedBuild.Played build = PlayedBuild.play(core, work.resolve("pods").resolve(name).resolve("jenkins-home"),
+          "demo/" + name + "/main", 1);
+      builds.add(build);
+      say("played build demo/" + name + "/main #1 through the plugin core of " + key + " (run " + build.runId()
+          + ", " + build.log().length + " log bytes)");
+    }
+    String recorded = records.await(controllers, builds, CHECK_DEADLINE);
+    if (recorded != null) {
+      say("FAILED: " + recorded);
+      return 1;
+    }
+    say("recorded: every played build has its run, two stages, its test summary and its whole console log "
+        + "(byte-identical in the blob store), and the controllers' activity is in PostgreSQL");
+    if (check) {
       return 0;
     }
     controllers.forEach(key -> say(key + ": " + summary(client, key)));

@@ -33,6 +33,9 @@ public final class RecordStore implements AutoCloseable {
   }
 
   /** Makes the pool without connecting: the database may come up after the recorder. */
+  /** The role the chart's CloudNativePG Cluster gives the gateway for the postgres log tier. */
+  public static final String LOG_WRITER_ROLE = "varroa_gateway";
+
   public static RecordStore open(RecorderSettings settings) {
     HikariConfig config = new HikariConfig();
     if (settings.dbPasswordFile() != null) {
@@ -73,6 +76,26 @@ public final class RecordStore implements AutoCloseable {
         .load()
         .migrate();
     LOG.info("event=schema_migrated applied={} version={}", result.migrationsExecuted, result.targetSchemaVersion);
+  }
+
+  /**
+   * Grants the gateway's role (the chart's varroa-recordstore-gateway, created by CloudNativePG whenever it gets to
+   * it, possibly after the migrations ran) its console log tables; true once the role exists and holds them.
+   */
+  public boolean grantLogWriterRole() {
+    try (Connection connection = pool.getConnection(); var statement = connection.createStatement()) {
+      var exists = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + LOG_WRITER_ROLE + "'");
+      if (!exists.next()) {
+        connection.rollback();
+        return false;
+      }
+      statement.execute("GRANT SELECT, INSERT, UPDATE ON log_chunks, run_logs TO " + LOG_WRITER_ROLE);
+      connection.commit();
+      return true;
+    } catch (SQLException e) {
+      LOG.debug("event=log_writer_grant_failed role={} error=\"{}\"", LOG_WRITER_ROLE, e.getMessage());
+      return false;
+    }
   }
 
   public DataSource dataSource() {
