@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events clean
+.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -85,6 +85,13 @@ bench-events: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
 	$(MVN) -q -pl gateway,mite,recorder dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.BuildEventsBenchmark
+
+# Issue 12: console log write MB/s through the gateway to each blob tier, live-tail latency, and the gateway's heap
+# with 1,000 streams in the middle of a log; figures go to docs/benchmarks.md.
+bench-logs: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
+	$(MVN) -q -pl gateway dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.ConsoleLogsBenchmark $(ARGS)
 
 # P1 "commit -> applied": one Controller following a Git branch, the demo's setup; figures go to docs/benchmarks.md.
 bench-latency: build

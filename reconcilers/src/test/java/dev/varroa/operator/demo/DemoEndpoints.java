@@ -27,6 +27,15 @@ final class DemoEndpoints {
     return file;
   }
 
+  /** A nested object whose keys keep the order given: name, value, name, value, ... */
+  static Map<String, String> object(String... namesAndValues) {
+    Map<String, String> object = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+      object.put(namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return object;
+  }
+
   DemoEndpoints put(String name, Object value) throws IOException {
     endpoints.put(name, value);
     Path partial = file.resolveSibling(FILE_NAME + ".partial");

@@ -104,13 +104,13 @@ public final class LocalRun {
     running.add(0, postgresProcess);
     PostgresServer postgres = postgresProcess.value();
     say("PostgreSQL (the record store) at " + postgres.jdbcUrl() + " as " + postgres.user());
-    endpoints.put("postgres", Map.of("dsn", postgres.jdbcUrl(), "user", postgres.user(), "password",
+    endpoints.put("postgres", DemoEndpoints.object("dsn", postgres.jdbcUrl(), "user", postgres.user(), "password",
         postgres.password()));
     S3ServerProcess s3Process = S3ServerProcess.start();
     running.add(0, s3Process);
     S3Server s3 = s3Process.value();
     say("s3proxy (the blob store, filesystem backend) at " + s3.endpoint() + ", bucket " + s3.bucket());
-    endpoints.put("s3", Map.of("url", s3.endpoint(), "bucket", s3.bucket(), "bucketUrl", s3.bucketUrl(),
+    endpoints.put("s3", DemoEndpoints.object("url", s3.endpoint(), "bucket", s3.bucket(), "bucketUrl", s3.bucketUrl(),
         "region", s3.region(), "accessKeyId", s3.accessKeyId(), "secretAccessKey", s3.secretAccessKey()));
     Path blobCredentials = Files.createDirectories(work.resolve("blob-credentials"));
     Files.writeString(blobCredentials.resolve("access-key-id"), s3.accessKeyId());
@@ -221,6 +221,7 @@ public final class LocalRun {
       return 0;
     }
     controllers.forEach(key -> say(key + ": " + summary(client, key)));
+    say("every endpoint started is listed in " + endpoints.file());
     say("running; use it with: export KUBECONFIG=" + cluster.kubeconfig() + " and " + cluster.kube().kubectlBinary()
         + " get controllers -A");
     say("press Ctrl-C to stop");
