@@ -347,9 +347,9 @@ public final class ConsoleLogsBenchmark {
             + " lines (at byte " + seen.get() + " of " + position + ")");
       }
     }
-    Duration p50 = Percentiles.of(latencies, 50);
-    Duration p95 = Percentiles.of(latencies, 95);
-    Duration max = Percentiles.of(latencies, 100);
+    Duration p50 = Percentiles.of(latencies, 0.50);
+    Duration p95 = Percentiles.of(latencies, 0.95);
+    Duration max = Percentiles.of(latencies, 1.0);
     System.out.printf("[%s] tail latency p50 %.1f ms, p95 %.1f ms, max %.1f ms%n", tier, millis(p50), millis(p95),
         millis(max));
     figures.put("live_tail_p95_" + tier, String.format("%.1f ms", millis(p95)));

@@ -3,6 +3,7 @@ package dev.varroa.gateway.stream;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.builds.v1.LogChunk;
+import dev.varroa.protocol.builds.v1.LogChunkAck;
 import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.v1.LogAppended;
@@ -14,6 +15,7 @@ import dev.varroa.recorder.logs.LogExtent;
 import dev.varroa.recorder.logs.LogKey;
 import java.time.Clock;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,13 @@ import org.slf4j.LoggerFactory;
 public final class LogAppendRelay {
 
   private static final Logger LOG = LoggerFactory.getLogger(LogAppendRelay.class);
+  /**
+   * Log bytes waiting for the writers, across every stream: past this a slow blob store answers UNAVAILABLE at once
+   * (the plugin keeps its copy and backs off) instead of filling the gateway's heap.
+   */
+  static final long MAX_WAITING_BYTES = 64L << 20;
+
+  private final AtomicLong waitingBytes = new AtomicLong();
 
   private final String gatewayId;
   private final String cluster;
@@ -44,21 +53,55 @@ public final class LogAppendRelay {
   }
 
   void append(MiteSession session, LogAppend request) {
+    long size = request.getBatch().getSerializedSize();
+    if (waitingBytes.addAndGet(size) > MAX_WAITING_BYTES && size > 0) {
+      waitingBytes.addAndGet(-size);
+      LOG.info("event=log_append_deferred gateway={} controller={} request={} bytes={} reason=writers_busy", gatewayId,
+          session.identity().routeKey(), request.getRequestId(), size);
+      answer(session, request, busy(request));
+      return;
+    }
     writers.execute(() -> {
-      if (!session.isOpen()) {
-        // Nobody waits for this answer; the plugin sends the chunks again from its last ack.
-        LOG.debug("event=log_append_dropped gateway={} controller={} request={} reason=stream_ended", gatewayId,
-            session.identity().routeKey(), request.getRequestId());
-        return;
+      try {
+        write(session, request);
+      } finally {
+        waitingBytes.addAndGet(-size);
       }
-      ControllerIdentity controller = session.identity();
-      LogChunkBatchAck ack = appender.append(cluster, controller.namespace(), controller.name(), request.getBatch(),
-          (key, chunk, from, after) -> announce(controller, key, chunk, from, after));
-      session.send(GatewayMessage.newBuilder().setLogAppendAnswer(LogAppendAnswer.newBuilder()
-          .setRequestId(request.getRequestId())
-          .setAck(ack))
-          .build());
     });
+  }
+
+  private LogChunkBatchAck busy(LogAppend request) {
+    LogChunkBatchAck.Builder ack = LogChunkBatchAck.newBuilder();
+    for (LogChunk chunk : request.getBatch().getChunksList()) {
+      ack.addAcks(LogChunkAck.newBuilder()
+          .setRunId(chunk.getRunId())
+          .setOffset(chunk.getOffset())
+          .setResult(LogChunkAck.Result.UNAVAILABLE)
+          .setStoredThrough(chunk.getOffset())
+          .setMessage("gateway " + gatewayId + " holds " + (MAX_WAITING_BYTES >> 20) + " MiB of console log chunks "
+              + "waiting for the blob store; send this chunk again later"));
+    }
+    return ack.build();
+  }
+
+  private void answer(MiteSession session, LogAppend request, LogChunkBatchAck ack) {
+    session.send(GatewayMessage.newBuilder().setLogAppendAnswer(LogAppendAnswer.newBuilder()
+        .setRequestId(request.getRequestId())
+        .setAck(ack))
+        .build());
+  }
+
+  private void write(MiteSession session, LogAppend request) {
+    if (!session.isOpen()) {
+      // Nobody waits for this answer; the plugin sends the chunks again from its last ack.
+      LOG.debug("event=log_append_dropped gateway={} controller={} request={} reason=stream_ended", gatewayId,
+          session.identity().routeKey(), request.getRequestId());
+      return;
+    }
+    ControllerIdentity controller = session.identity();
+    LogChunkBatchAck ack = appender.append(cluster, controller.namespace(), controller.name(), request.getBatch(),
+        (key, chunk, from, after) -> announce(controller, key, chunk, from, after));
+    answer(session, request, ack);
   }
 
   private void announce(ControllerIdentity controller, LogKey key, LogChunk chunk, long from, LogExtent after) {

@@ -113,6 +113,14 @@ public final class LogCopies implements AutoCloseable {
     }
   }
 
+  /** The job of a run that has a copy, as its state file names it; empty when the run has none. */
+  public java.util.Optional<String> jobOf(String runId) {
+    synchronized (runs) {
+      LogCopy copy = runs.get(runId);
+      return copy == null ? java.util.Optional.empty() : java.util.Optional.of(copy.job());
+    }
+  }
+
   /** Runs with a copy on disk (dropped ones included until they finish). */
   public List<String> runIds() {
     synchronized (runs) {
