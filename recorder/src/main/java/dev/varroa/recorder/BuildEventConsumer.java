@@ -3,19 +3,13 @@ package dev.varroa.recorder;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
-import dev.varroa.protocol.bus.Redaction;
 import dev.varroa.protocol.bus.v1.BuildEventGroup;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.DatabaseErrors;
-import io.nats.client.ConsumerContext;
-import io.nats.client.FetchConsumeOptions;
-import io.nats.client.FetchConsumer;
 import io.nats.client.Message;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,78 +25,45 @@ final class BuildEventConsumer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BuildEventConsumer.class);
 
   static final int BATCH = 64;
-  static final Duration FETCH_WAIT = Duration.ofSeconds(1);
-  static final Duration BACKOFF_START = Duration.ofMillis(500);
-  static final Duration BACKOFF_CAP = Duration.ofSeconds(15);
 
-  private final BusConnection bus;
   private final BuildEventWriter writer;
   private final Consumer<Boolean> databaseHealth;
-  private final CountDownLatch closing = new CountDownLatch(1);
-  private final Thread thread;
-  private Duration backoff = BACKOFF_START;
+  private final DurablePull pull;
 
   BuildEventConsumer(BusConnection bus, BuildEventWriter writer, Consumer<Boolean> databaseHealth) {
-    this.bus = bus;
     this.writer = writer;
     this.databaseHealth = databaseHealth;
-    this.thread = new Thread(this::run, "varroa-recorder-consumer");
-    this.thread.setDaemon(true);
+    this.pull = new DurablePull("build_events", bus, BusNames.BUILDS_STREAM, BusNames.RECORDER_CONSUMER, BATCH,
+        BusTopology::ensure, this::round);
   }
 
   void start() {
-    thread.start();
+    pull.start();
   }
 
-  private void run() {
-    boolean topologyKnown = true;
-    while (closing.getCount() > 0) {
-      try {
-        if (!topologyKnown) {
-          // A NATS that lost its store (a new server) gets the stream and the consumer back.
-          BusTopology.ensure(bus.connection());
-          topologyKnown = true;
-        }
-        ConsumerContext consumer = bus.connection().getConsumerContext(BusNames.BUILDS_STREAM, BusNames.RECORDER_CONSUMER);
-        boolean databaseFailed = false;
-        try (FetchConsumer fetch = consumer.fetch(FetchConsumeOptions.builder()
-            .maxMessages(BATCH).expiresIn(FETCH_WAIT.toMillis()).build())) {
-          Message message;
-          while ((message = fetch.nextMessage()) != null) {
-            if (databaseFailed) {
-              message.nakWithDelay(backoff);
-            } else {
-              databaseFailed = !handle(message);
-            }
-          }
-        }
+  // Each group is written as it arrives (a build's rows appear at once); after a database failure the rest go back.
+  private DurablePull.Round round(Duration backoff) {
+    return new DurablePull.Round() {
+      private boolean databaseFailed;
+
+      @Override
+      public void message(Message message) {
         if (databaseFailed) {
-          pause();
+          message.nakWithDelay(backoff);
         } else {
-          backoff = BACKOFF_START;
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (Exception e) {
-        // NATS away (jnats reconnects meanwhile), the stream or consumer missing, a pull refused: pause and ask again.
-        if (closing.getCount() == 0) {
-          return;
-        }
-        LOG.warn("event=build_events_pull_failed retryIn={} error=\"{}\"", backoff, Redaction.describe(e));
-        topologyKnown = false;
-        try {
-          pause();
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          return;
+          databaseFailed = !handle(message, backoff);
         }
       }
-    }
+
+      @Override
+      public boolean end() {
+        return !databaseFailed;
+      }
+    };
   }
 
   /** False when the database failed (the group was handed back). */
-  private boolean handle(Message message) {
+  private boolean handle(Message message, Duration backoff) {
     BuildEventGroup group;
     try {
       group = BuildEventGroup.parseFrom(message.getData());
@@ -141,19 +102,8 @@ final class BuildEventConsumer implements AutoCloseable {
     return message.isJetStream() ? message.metaData().streamSequence() : "-";
   }
 
-  private void pause() throws InterruptedException {
-    closing.await(backoff.toMillis(), TimeUnit.MILLISECONDS);
-    Duration doubled = backoff.multipliedBy(2);
-    backoff = doubled.compareTo(BACKOFF_CAP) > 0 ? BACKOFF_CAP : doubled;
-  }
-
   @Override
   public void close() throws InterruptedException {
-    closing.countDown();
-    thread.join(FETCH_WAIT.multipliedBy(3).toMillis());
-    if (thread.isAlive()) {
-      thread.interrupt();
-      thread.join(FETCH_WAIT.toMillis());
-    }
+    pull.close();
   }
 }

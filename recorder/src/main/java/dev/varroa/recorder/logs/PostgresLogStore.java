@@ -2,6 +2,7 @@ package dev.varroa.recorder.logs;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.varroa.recorder.store.PasswordFileDataSource;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -43,7 +44,8 @@ public final class PostgresLogStore implements LogStore {
     }
     HikariConfig config = new HikariConfig();
     if (settings.postgresPasswordFile() != null) {
-      BlobPasswordFileDataSource source = new BlobPasswordFileDataSource(settings.postgresPasswordFile());
+      PasswordFileDataSource source = new PasswordFileDataSource(settings.postgresPasswordFile(),
+          BlobStoreSettings.POSTGRES_PASSWORD_FILE);
       source.setURL(settings.postgresDsn());
       if (settings.postgresUser() != null) {
         source.setUser(settings.postgresUser());

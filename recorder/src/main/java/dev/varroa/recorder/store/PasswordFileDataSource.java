@@ -12,14 +12,17 @@ import org.postgresql.ds.PGSimpleDataSource;
  * pgjdbc's data source with the password read from a file (a mounted Secret) for every new connection, so a
  * rotated password is used by the pool's next connection without a restart.
  */
-final class PasswordFileDataSource extends PGSimpleDataSource {
+public final class PasswordFileDataSource extends PGSimpleDataSource {
 
   private static final long serialVersionUID = 1L;
 
   private final transient Path passwordFile;
+  private final String variable;
 
-  PasswordFileDataSource(Path passwordFile) {
+  /** @param variable the environment variable that named the file, for the error when it cannot be read */
+  public PasswordFileDataSource(Path passwordFile, String variable) {
     this.passwordFile = passwordFile;
+    this.variable = variable;
   }
 
   @Override
@@ -32,7 +35,7 @@ final class PasswordFileDataSource extends PGSimpleDataSource {
       return Files.readString(passwordFile, StandardCharsets.UTF_8).stripTrailing();
     } catch (IOException e) {
       // The exception names the path, never the content.
-      throw new SQLException("cannot read VARROA_RECORDER_DB_PASSWORD_FILE " + passwordFile + ": " + e, "28P01", e);
+      throw new SQLException("cannot read " + variable + " " + passwordFile + ": " + e, "28P01", e);
     }
   }
 }

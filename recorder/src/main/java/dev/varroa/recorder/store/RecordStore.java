@@ -39,7 +39,7 @@ public final class RecordStore implements AutoCloseable {
   public static RecordStore open(RecorderSettings settings) {
     HikariConfig config = new HikariConfig();
     if (settings.dbPasswordFile() != null) {
-      PasswordFileDataSource source = new PasswordFileDataSource(settings.dbPasswordFile());
+      PasswordFileDataSource source = new PasswordFileDataSource(settings.dbPasswordFile(), "VARROA_RECORDER_DB_PASSWORD_FILE");
       source.setURL(settings.dsn());
       if (settings.dbUser() != null) {
         source.setUser(settings.dbUser());
