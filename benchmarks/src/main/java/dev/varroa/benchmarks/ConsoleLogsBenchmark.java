@@ -40,7 +40,6 @@ import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -174,7 +173,7 @@ public final class ConsoleLogsBenchmark {
     ChildJvm jvm = teardown.add(ChildJvm.start("gateway-" + phase, GATEWAY_JVM_FLAGS,
         String.join(File.pathSeparator, ModuleClasspath.of("gateway", "varroa-gateway")),
         "dev.varroa.gateway.GatewayMain", vars, log, Duration.ofSeconds(30)));
-    awaitListening(jvm, port);
+    jvm.awaitListening(port, Duration.ofSeconds(60));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (jvm.logLinesContaining("gateway log writer enabled") == 0) {
       jvm.requireAlive();
@@ -439,21 +438,6 @@ public final class ConsoleLogsBenchmark {
 
   private static String sha256(byte[] bytes) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-  }
-
-  private static void awaitListening(ChildJvm gateway, int port) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      gateway.requireAlive();
-      try (Socket socket = new Socket(LoopbackPort.HOST, port)) {
-        return;
-      } catch (IOException notYet) {
-        if (System.nanoTime() - deadline > 0) {
-          throw new IllegalStateException("the gateway did not listen on " + port + "\n" + gateway.logTail(), notYet);
-        }
-      }
-      Thread.sleep(100);
-    }
   }
 
   private static X509Certificate certificate(String pem) throws Exception {

@@ -23,7 +23,6 @@ import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +116,7 @@ public final class GatewayFleetBenchmark {
             "VARROA_CA_KEY_FILE", caKey.toString(),
             "VARROA_TLS_IP_ADDRESSES", LoopbackPort.HOST),
         gatewayLog, GATEWAY_GRACEFUL_STOP));
-    awaitListening(gateway, port);
+    gateway.awaitListening(port, GATEWAY_LISTEN_DEADLINE);
     System.out.printf("gateway: pid %d, flags %s, its own runtime classpath (%d jars), log %s%n", gateway.pid(),
         GATEWAY_JVM_FLAGS, classpath.size(), gatewayLog);
 
@@ -286,22 +285,6 @@ public final class GatewayFleetBenchmark {
             + "presence streams=" + streams + ", expected " + count);
       }
       Thread.sleep(200);
-    }
-  }
-
-  private static void awaitListening(ChildJvm gateway, int port) throws InterruptedException {
-    long deadline = System.nanoTime() + GATEWAY_LISTEN_DEADLINE.toNanos();
-    while (true) {
-      gateway.requireAlive();
-      try (Socket socket = new Socket(LoopbackPort.HOST, port)) {
-        return;
-      } catch (IOException notYet) {
-        if (System.nanoTime() - deadline > 0) {
-          throw new IllegalStateException("the gateway did not listen on " + port + " within "
-              + GATEWAY_LISTEN_DEADLINE + "\n" + gateway.logTail(), notYet);
-        }
-      }
-      Thread.sleep(100);
     }
   }
 

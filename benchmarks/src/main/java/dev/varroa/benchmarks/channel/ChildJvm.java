@@ -89,6 +89,23 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
+  /** Waits until the process accepts a TCP connection on the loopback port, failing with its log's tail. */
+  public void awaitListening(int port, java.time.Duration deadline) throws InterruptedException {
+    long until = System.nanoTime() + deadline.toNanos();
+    while (true) {
+      requireAlive();
+      try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException notYet) {
+        if (System.nanoTime() - until > 0) {
+          throw new IllegalStateException(name + " did not listen on " + port + " within " + deadline + "\n"
+              + logTail(), notYet);
+        }
+      }
+      Thread.sleep(100);
+    }
+  }
+
   public String logTail() {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
