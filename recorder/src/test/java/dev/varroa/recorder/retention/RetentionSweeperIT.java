@@ -35,8 +35,8 @@ class RetentionSweeperIT {
   private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
   /**
-   * Stands in for the console log store only to see the cutoff the sweep asks for: no real LogStore exists on main
-   * yet (the s3 and postgres tiers are being written alongside); their own tests cover what deleting does.
+   * Stands in for the console log store only to see the cutoff the sweep asks for; LogRetentionIT sweeps the real
+   * s3 and postgres tiers.
    */
   private static final class CutoffRecordingLogStore implements LogStore {
     final List<Instant> cutoffs = new ArrayList<>();
