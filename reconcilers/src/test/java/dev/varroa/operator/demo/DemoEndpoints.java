@@ -10,14 +10,15 @@ import java.util.Map;
 
 /**
  * {@code .demo/endpoints.json}: every endpoint the local run started, so a person or a script can use the running
- * system without reading its output. Written again each time an endpoint is added; keys stay in the order added.
+ * system without reading its output. One flat object of snake_case keys, each a string; written again each time an
+ * endpoint is added, keys in the order added.
  */
 final class DemoEndpoints {
 
   static final String FILE_NAME = "endpoints.json";
 
   private final Path file;
-  private final Map<String, Object> endpoints = new LinkedHashMap<>();
+  private final Map<String, String> endpoints = new LinkedHashMap<>();
 
   DemoEndpoints(Path demoDirectory) {
     this.file = demoDirectory.resolve(FILE_NAME);
@@ -27,16 +28,7 @@ final class DemoEndpoints {
     return file;
   }
 
-  /** A nested object whose keys keep the order given: name, value, name, value, ... */
-  static Map<String, String> object(String... namesAndValues) {
-    Map<String, String> object = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
-      object.put(namesAndValues[i], namesAndValues[i + 1]);
-    }
-    return object;
-  }
-
-  DemoEndpoints put(String name, Object value) throws IOException {
+  DemoEndpoints put(String name, String value) throws IOException {
     endpoints.put(name, value);
     Path partial = file.resolveSibling(FILE_NAME + ".partial");
     Files.createDirectories(file.getParent());

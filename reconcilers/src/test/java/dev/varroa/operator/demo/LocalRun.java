@@ -104,14 +104,20 @@ public final class LocalRun {
     running.add(0, postgresProcess);
     PostgresServer postgres = postgresProcess.value();
     say("PostgreSQL (the record store) at " + postgres.jdbcUrl() + " as " + postgres.user());
-    endpoints.put("postgres", DemoEndpoints.object("dsn", postgres.jdbcUrl(), "user", postgres.user(), "password",
-        postgres.password()));
+    endpoints.put("postgres_dsn", postgres.jdbcUrl() + "?user=" + postgres.user() + "&password=" + postgres.password());
+    endpoints.put("postgres_url", "postgresql://" + postgres.user() + ":" + postgres.password() + "@127.0.0.1:"
+        + postgres.port() + "/" + postgres.database());
+    endpoints.put("postgres_user", postgres.user());
+    endpoints.put("postgres_password", postgres.password());
     S3ServerProcess s3Process = S3ServerProcess.start();
     running.add(0, s3Process);
     S3Server s3 = s3Process.value();
     say("s3proxy (the blob store, filesystem backend) at " + s3.endpoint() + ", bucket " + s3.bucket());
-    endpoints.put("s3", DemoEndpoints.object("url", s3.endpoint(), "bucket", s3.bucket(), "bucketUrl", s3.bucketUrl(),
-        "region", s3.region(), "accessKeyId", s3.accessKeyId(), "secretAccessKey", s3.secretAccessKey()));
+    endpoints.put("s3_url", s3.endpoint());
+    endpoints.put("s3_bucket", s3.bucket());
+    endpoints.put("s3_region", s3.region());
+    endpoints.put("s3_access_key_id", s3.accessKeyId());
+    endpoints.put("s3_secret_access_key", s3.secretAccessKey());
     Path blobCredentials = Files.createDirectories(work.resolve("blob-credentials"));
     Files.writeString(blobCredentials.resolve("access-key-id"), s3.accessKeyId());
     Files.writeString(blobCredentials.resolve("secret-access-key"), s3.secretAccessKey());
