@@ -2,6 +2,7 @@ package dev.varroa.gateway;
 
 import dev.varroa.gateway.builds.BuildEventPublisher;
 import dev.varroa.gateway.builds.LedgerClaimRelay;
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusTrust;
@@ -144,8 +145,8 @@ public final class Gateway implements AutoCloseable {
           .start();
       LOG.info("event=gateway_started gateway={} listen={}:{} nats={} cluster={} eventPublishWait=\"{}\" "
           + "claimLedgerWait=\"{}\"", id, settings.listenHost(), server.getPort(), settings.natsUrl(),
-          settings.clusterName(), BuildEventPublisher.seconds(settings.eventPublishWait()),
-          BuildEventPublisher.seconds(settings.claimLedgerWait()));
+          settings.clusterName(), DurationText.seconds(settings.eventPublishWait()),
+          DurationText.seconds(settings.claimLedgerWait()));
       if (logStore.isPresent()) {
         LOG.info("gateway log writer enabled {} gateway={} writers={}", settings.blobStore().describe(), id,
             LOG_WRITER_THREADS);

@@ -1,12 +1,12 @@
 package dev.varroa.mite;
 
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.builds.v1.ClaimDecision;
 import dev.varroa.protocol.builds.v1.ClaimRequest;
 import dev.varroa.protocol.mite.v1.ClaimAnswer;
 import dev.varroa.protocol.mite.v1.ClaimAsk;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.MiteMessage;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -68,7 +68,7 @@ final class ClaimRelay implements ChannelSession.StreamUser {
       LOG.warn("event=claim_expired run_id={} job=\"{}\" request_id={} waited_ms={}", claim.getRunId(),
           claim.getJob(), requestId, replyWait.toMillis());
       return new Outcome(504, ClaimDecision.newBuilder().setCode(UNAVAILABLE)
-          .setReason("the mite waited " + seconds(replyWait) + " s for the claim's answer from the gateway "
+          .setReason("the mite waited " + DurationText.seconds(replyWait) + " for the claim's answer from the gateway "
               + "(VARROA_CLAIM_REPLY_WAIT)")
           .build());
     } catch (ExecutionException e) {
@@ -84,9 +84,6 @@ final class ClaimRelay implements ChannelSession.StreamUser {
         .setReason("the mite is not connected to a gateway; it reconnects on its own, ask again later").build());
   }
 
-  private static String seconds(Duration d) {
-    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
-  }
 
   @Override
   public void welcomed(ChannelSession.StreamLink stream) {

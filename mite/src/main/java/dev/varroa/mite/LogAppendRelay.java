@@ -1,12 +1,12 @@
 package dev.varroa.mite;
 
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.builds.v1.LogChunkBatch;
 import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.LogAppend;
 import dev.varroa.protocol.mite.v1.LogAppendAnswer;
 import dev.varroa.protocol.mite.v1.MiteMessage;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -85,7 +85,7 @@ final class LogAppendRelay implements ChannelSession.StreamUser {
     } catch (TimeoutException e) {
       LOG.warn("event=log_append_expired request_id={} chunks={} waited_ms={}", requestId, batch.getChunksCount(),
           answerWait.toMillis());
-      return Outcome.failed(504, "the mite waited " + seconds(answerWait) + " s for the gateway to store the chunks"
+      return Outcome.failed(504, "the mite waited " + DurationText.seconds(answerWait) + " for the gateway to store the chunks"
           + " (VARROA_LOG_APPEND_WAIT); nothing is known about them, send them again");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof StreamEnded) {
@@ -104,9 +104,6 @@ final class LogAppendRelay implements ChannelSession.StreamUser {
         + " keeps no chunks, send them again");
   }
 
-  private static String seconds(Duration d) {
-    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
-  }
 
   @Override
   public void welcomed(ChannelSession.StreamLink stream) {

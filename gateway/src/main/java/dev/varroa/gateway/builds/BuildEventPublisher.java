@@ -2,13 +2,13 @@ package dev.varroa.gateway.builds;
 
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.bus.Redaction;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamStatusException;
 import io.nats.client.PublishOptions;
 import io.nats.client.api.PublishAck;
 import io.nats.client.impl.NatsMessage;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -77,10 +77,6 @@ public final class BuildEventPublisher {
     return attempts.outcome;
   }
 
-  /** "10 s", "2.5 s": how a wait reads in a status description or log line. */
-  public static String seconds(Duration duration) {
-    return BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
-  }
 
   private final class Attempts {
     private final String subject;
@@ -140,7 +136,7 @@ public final class BuildEventPublisher {
     private void failed(String cause) {
       if (lastFailure == null) {
         LOG.warn("event=event_publish_retrying gateway={} subject={} msgId={} wait=\"{}\" cause=\"{}\"", gatewayId,
-            subject, messageId, seconds(publishWait), cause);
+            subject, messageId, DurationText.seconds(publishWait), cause);
       }
       lastFailure = cause;
       long remaining = deadlineNanos - System.nanoTime();
@@ -169,7 +165,7 @@ public final class BuildEventPublisher {
             + refused.getApiErrorCode() + ")";
       }
       if (e instanceof TimeoutException) {
-        return "no JetStream acknowledgement within " + seconds(ATTEMPT_TIMEOUT);
+        return "no JetStream acknowledgement within " + DurationText.seconds(ATTEMPT_TIMEOUT);
       }
       if (e instanceof CancellationException) {
         return "the NATS request was cancelled (connection closed or replaced)";

@@ -1,6 +1,7 @@
 package dev.varroa.gateway.builds;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
@@ -75,7 +76,7 @@ public final class LedgerClaimRelay {
       }
       reply.cancel(true);
       return unavailable(controller, claim, started, "the build ledger did not answer within "
-          + BuildEventPublisher.seconds(budget) + " (timeout on " + BusNames.LEDGER_CLAIM_SUBJECT + ")");
+          + DurationText.seconds(budget) + " (timeout on " + BusNames.LEDGER_CLAIM_SUBJECT + ")");
     });
   }
 
@@ -90,7 +91,7 @@ public final class LedgerClaimRelay {
     }
     if (cause instanceof TimeoutException) {
       return unavailable(controller, claim, started, "the build ledger did not answer within "
-          + BuildEventPublisher.seconds(budget) + " (timeout on " + BusNames.LEDGER_CLAIM_SUBJECT + ")");
+          + DurationText.seconds(budget) + " (timeout on " + BusNames.LEDGER_CLAIM_SUBJECT + ")");
     }
     if (cause != null) {
       return unavailable(controller, claim, started, "the claim request failed: " + Redaction.describe(cause));

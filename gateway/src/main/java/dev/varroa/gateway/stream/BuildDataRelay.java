@@ -6,6 +6,7 @@ import dev.varroa.gateway.builds.PublishOutcome;
 import dev.varroa.protocol.BuildEventMessageId;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.builds.v1.BuildEvent;
 import dev.varroa.protocol.builds.v1.EventBatch;
 import dev.varroa.protocol.builds.v1.EventKey;
@@ -71,7 +72,7 @@ final class BuildDataRelay {
             // Not retained by the mite, but it forwards the inventory again within ten minutes.
             LOG.warn("event=schedules_publish_expired gateway={} controller={} jobs={} wait=\"{}\" cause=\"{}\"",
                 gatewayId, controller.routeKey(), inventory.getJobsCount(),
-                BuildEventPublisher.seconds(publisher.publishWait()), outcome.lastFailure());
+                DurationText.seconds(publisher.publishWait()), outcome.lastFailure());
           } else {
             LOG.debug("event=schedules_published gateway={} controller={} jobs={} result={}", gatewayId,
                 controller.routeKey(), inventory.getJobsCount(), outcome.result());
@@ -119,7 +120,7 @@ final class BuildDataRelay {
       case ABANDONED -> LOG.info("event=event_group_abandoned gateway={} controller={} session={} events={} "
           + "reason=stream_ended", gatewayId, controller, session.sessionId(), events.size());
       case EXPIRED -> {
-        String wait = BuildEventPublisher.seconds(publisher.publishWait());
+        String wait = DurationText.seconds(publisher.publishWait());
         LOG.warn("event=event_publish_expired gateway={} controller={} session={} events={} wait=\"{}\" attempts={} "
             + "cause=\"{}\"", gatewayId, controller, session.sessionId(), events.size(), wait, outcome.attempts(),
             outcome.lastFailure());

@@ -3,6 +3,7 @@ package dev.varroa.gateway.builds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.gateway.builds.PublishOutcome.Result;
+import dev.varroa.protocol.DurationText;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +26,8 @@ class PublishOutcomeTest {
 
   @Test
   void writesWaitsAsSecondsTheWayTheSettingsTakeThem() {
-    assertThat(BuildEventPublisher.seconds(Duration.ofSeconds(10))).isEqualTo("10 s");
-    assertThat(BuildEventPublisher.seconds(Duration.ofMillis(2500))).isEqualTo("2.5 s");
-    assertThat(BuildEventPublisher.seconds(Duration.ofMillis(750))).isEqualTo("0.75 s");
+    assertThat(DurationText.seconds(Duration.ofSeconds(10))).isEqualTo("10 s");
+    assertThat(DurationText.seconds(Duration.ofMillis(2500))).isEqualTo("2.5 s");
+    assertThat(DurationText.seconds(Duration.ofMillis(750))).isEqualTo("0.75 s");
   }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.varroa.plugin.claims.ClaimDecisions;
 import dev.varroa.plugin.config.PluginSettings;
+import dev.varroa.protocol.DurationText;
 import dev.varroa.protocol.builds.v1.BuildEvent;
 import dev.varroa.protocol.builds.v1.ClaimDecision;
 import dev.varroa.protocol.builds.v1.ClaimRequest;
@@ -121,10 +122,10 @@ public final class LoopbackClient implements AutoCloseable {
       return decision.build();
     } catch (HttpConnectTimeoutException e) {
       return ClaimDecisions.unavailable("no connection to the mite at " + settings.loopbackUrl() + " within "
-          + seconds(settings.claimConnectTimeout()) + " (" + PluginSettings.CLAIM_CONNECT_TIMEOUT_VARIABLE + ")");
+          + DurationText.seconds(settings.claimConnectTimeout()) + " (" + PluginSettings.CLAIM_CONNECT_TIMEOUT_VARIABLE + ")");
     } catch (HttpTimeoutException e) {
       return ClaimDecisions.unavailable("no claim answer from the mite at " + settings.loopbackUrl() + " within "
-          + seconds(settings.claimReadTimeout()) + " (" + PluginSettings.CLAIM_READ_TIMEOUT_VARIABLE + ")");
+          + DurationText.seconds(settings.claimReadTimeout()) + " (" + PluginSettings.CLAIM_READ_TIMEOUT_VARIABLE + ")");
     } catch (IOException e) {
       return ClaimDecisions.unavailable(e.getMessage());
     } catch (InterruptedException e) {
@@ -151,7 +152,7 @@ public final class LoopbackClient implements AutoCloseable {
       answer = post(LOGS_PATH, batch.toByteArray(), PROTOBUF_TYPE, LOGS_READ_TIMEOUT);
     } catch (HttpTimeoutException e) {
       return new LogsOutcome.Failed("no answer from the mite at " + settings.loopbackUrl() + LOGS_PATH + " within "
-          + seconds(LOGS_READ_TIMEOUT));
+          + DurationText.seconds(LOGS_READ_TIMEOUT));
     } catch (IOException e) {
       return new LogsOutcome.Failed(e.getMessage());
     } catch (InterruptedException e) {
@@ -218,9 +219,6 @@ public final class LoopbackClient implements AutoCloseable {
     }
   }
 
-  private static String seconds(Duration duration) {
-    return java.math.BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
-  }
 
   private record Answer(int status, byte[] bytes, String retryAfterHeader, String contentType) {
     String body() {
