@@ -108,8 +108,8 @@ public final class Gateway implements AutoCloseable {
     try {
       // Built without a request: a store that is not reachable yet answers UNAVAILABLE until it is.
       logStore = LogStores.open(settings.blobStore(), "varroa-gateway");
-      LogAppendRelay logs = new LogAppendRelay(id, settings.clusterName(), new LogChunkAppender(logStore,
-          LogChunkAppender.DEFAULT_CACHED_RUNS, (key, chunk, from, after) -> { }), bus, logWriters, clock);
+      LogAppendRelay logs = new LogAppendRelay(id, settings.clusterName(), new LogChunkAppender(logStore),
+          bus, logWriters, clock);
       BusTopology.ensure(bus.connection());
       AtomicBoolean crashed = new AtomicBoolean();
       MiteSessions sessions = new MiteSessions();

@@ -35,17 +35,17 @@ public final class LogChunkAppender {
     void stored(LogKey key, LogChunk chunk, long from, LogExtent after);
   }
 
+  private static final StoredListener NOBODY = (key, chunk, from, after) -> { };
+
   private final LogStore store;
-  private final StoredListener listener;
   private final Map<LogKey, LogExtent> extents;
   private final ConcurrentHashMap<LogKey, RunLock> locks = new ConcurrentHashMap<>();
 
-  public LogChunkAppender(Optional<LogStore> store, int cachedRuns, StoredListener listener) {
+  public LogChunkAppender(Optional<LogStore> store, int cachedRuns) {
     if (cachedRuns < 1) {
       throw new IllegalArgumentException("cachedRuns must be at least 1, got " + cachedRuns);
     }
     this.store = store.orElse(null);
-    this.listener = listener;
     this.extents = new LinkedHashMap<>(64, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<LogKey, LogExtent> eldest) {
@@ -55,7 +55,7 @@ public final class LogChunkAppender {
   }
 
   public LogChunkAppender(Optional<LogStore> store) {
-    this(store, DEFAULT_CACHED_RUNS, (key, chunk, from, after) -> { });
+    this(store, DEFAULT_CACHED_RUNS);
   }
 
   /** Whether chunks go anywhere: false answers NOT_STORED to all of them. */
@@ -63,12 +63,7 @@ public final class LogChunkAppender {
     return store != null;
   }
 
-  /** One ack per chunk, in the batch's order; blocks while the store works. */
-  public LogChunkBatchAck append(String cluster, String namespace, String controller, LogChunkBatch batch) {
-    return append(cluster, namespace, controller, batch, listener);
-  }
-
-  /** As above, telling onStored (instead of the appender's listener) about each write that landed. */
+  /** One ack per chunk, in the batch's order, telling onStored of each write that landed; blocks while it writes. */
   public LogChunkBatchAck append(String cluster, String namespace, String controller, LogChunkBatch batch,
       StoredListener onStored) {
     LogChunkBatchAck.Builder acks = LogChunkBatchAck.newBuilder();
@@ -85,10 +80,11 @@ public final class LogChunkAppender {
 
   /** The answer to one chunk of the run key names; blocks while the store works. */
   public LogChunkAck append(LogKey key, LogChunk chunk) {
-    return append(key, chunk, listener);
+    return append(key, chunk, NOBODY);
   }
 
-  private LogChunkAck append(LogKey key, LogChunk chunk, StoredListener onStored) {
+  /** As above, telling onStored about the write when one landed. */
+  public LogChunkAck append(LogKey key, LogChunk chunk, StoredListener onStored) {
     if (store == null) {
       return ack(chunk, LogChunkAck.Result.NOT_STORED, 0, false, NO_STORE);
     }

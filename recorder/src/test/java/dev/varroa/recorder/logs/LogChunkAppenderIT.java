@@ -51,11 +51,13 @@ class LogChunkAppenderIT {
     LogKey key = LogStoreContract.newRun();
     byte[] log = LogStoreContract.bytes(3000, 11);
     List<Stored> stored = new ArrayList<>();
-    LogChunkAppender appender = new LogChunkAppender(Optional.of(store), 16,
-        (k, chunk, from, after) -> stored.add(new Stored(from, after.storedThrough())));
+    LogChunkAppender.StoredListener onStored = (k, chunk, from, after) -> stored.add(new Stored(from,
+        after.storedThrough()));
+    LogChunkAppender appender = new LogChunkAppender(Optional.of(store), 16);
 
-    assertThat(appender.append(key, chunk(key, log, 0, 1000, false)).getResult()).isEqualTo(Result.STORED);
-    LogChunkAck again = appender.append(key, chunk(key, log, 0, 1000, false));
+    assertThat(appender.append(key, chunk(key, log, 0, 1000, false), onStored).getResult())
+        .isEqualTo(Result.STORED);
+    LogChunkAck again = appender.append(key, chunk(key, log, 0, 1000, false), onStored);
     assertThat(again.getResult()).isEqualTo(Result.DUPLICATE);
     assertThat(again.getStoredThrough()).isEqualTo(1000);
     // A fresh appender (a restarted gateway) knows the extent from the store only.
@@ -71,11 +73,12 @@ class LogChunkAppenderIT {
     LogKey key = LogStoreContract.newRun();
     byte[] log = LogStoreContract.bytes(3000, 12);
     List<Stored> stored = new ArrayList<>();
-    LogChunkAppender appender = new LogChunkAppender(Optional.of(store), 16,
-        (k, chunk, from, after) -> stored.add(new Stored(from, after.storedThrough())));
-    appender.append(key, chunk(key, log, 0, 1000, false));
+    LogChunkAppender.StoredListener onStored = (k, chunk, from, after) -> stored.add(new Stored(from,
+        after.storedThrough()));
+    LogChunkAppender appender = new LogChunkAppender(Optional.of(store), 16);
+    appender.append(key, chunk(key, log, 0, 1000, false), onStored);
 
-    LogChunkAck overlap = appender.append(key, chunk(key, log, 600, 1800, false));
+    LogChunkAck overlap = appender.append(key, chunk(key, log, 600, 1800, false), onStored);
 
     assertThat(overlap.getResult()).isEqualTo(Result.STORED);
     assertThat(overlap.getOffset()).isEqualTo(600);
@@ -143,8 +146,9 @@ class LogChunkAppenderIT {
     LogChunkAppender appender = new LogChunkAppender(Optional.empty());
     var acks = appender.append("local", "team-a", "ci", LogChunkBatch.newBuilder()
         .addChunks(LogChunk.newBuilder().setRunId("r1").setOffset(0).setData(ByteString.copyFromUtf8("x")))
-        .addChunks(LogChunk.newBuilder().setRunId("r2").setOffset(7)).build());
-    assertThat(acks.getAcksList()).extracting(LogChunkAck::getResult).containsExactly(Result.NOT_STORED, Result.NOT_STORED);
+        .addChunks(LogChunk.newBuilder().setRunId("r2").setOffset(7)).build(), (key, chunk, from, after) -> { });
+    assertThat(acks.getAcksList()).extracting(LogChunkAck::getResult)
+        .containsExactly(Result.NOT_STORED, Result.NOT_STORED);
     assertThat(acks.getAcksList()).extracting(LogChunkAck::getRunId).containsExactly("r1", "r2");
   }
 
@@ -170,7 +174,7 @@ class LogChunkAppenderIT {
   void concurrentSendersOfOneRunStoreEachByteOnceAndTheCacheStaysBounded() throws Exception {
     LogKey key = LogStoreContract.newRun();
     byte[] log = LogStoreContract.bytes(64 * 1024, 17);
-    LogChunkAppender appender = new LogChunkAppender(Optional.of(store), 4, (k, c, f, a) -> { });
+    LogChunkAppender appender = new LogChunkAppender(Optional.of(store), 4);
     ExecutorService senders = Executors.newFixedThreadPool(4);
     try {
       List<Future<?>> done = new ArrayList<>();
