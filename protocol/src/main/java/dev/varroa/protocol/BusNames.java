@@ -36,7 +36,15 @@ public final class BusNames {
   /** The token that stands for "no controller" in {@link #activityGlobal(String)}. */
   public static final String ACTIVITY_GLOBAL_TOKEN = "_global";
 
+  /** KV: registered clusters (payload ClusterPresence); entries expire unless their operator refreshes them. */
+  public static final String CLUSTERS_BUCKET = "varroa_clusters";
+
   private BusNames() {
+  }
+
+  /** Request subject a cluster's operator answers with its controller rows (ControllerRows). */
+  public static String clusterControllers(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".controllers";
   }
 
   /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */

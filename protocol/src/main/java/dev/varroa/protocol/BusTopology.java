@@ -47,7 +47,18 @@ public final class BusTopology {
   /** An activity batch the recorder took but did not acknowledge within this is delivered again. */
   public static final Duration ACTIVITY_ACK_WAIT = Duration.ofSeconds(30);
 
+  /** A cluster whose operator stopped refreshing its presence is forgotten after this (refreshed every 10 s). */
+  public static final Duration CLUSTER_PRESENCE_AGE = Duration.ofSeconds(30);
+
   private BusTopology() {
+  }
+
+  /** The cluster registry (varroa_clusters): made sure of by each cluster's operator, read by the BFF. */
+  public static void ensureClusters(Connection nats) throws IOException, JetStreamApiException {
+    KeyValueManagement kvm = nats.keyValueManagement();
+    createBucket(kvm, kvm.getBucketNames(), KeyValueConfiguration.builder()
+        .name(BusNames.CLUSTERS_BUCKET).maxHistoryPerKey(1).ttl(CLUSTER_PRESENCE_AGE)
+        .storageType(StorageType.Memory).build());
   }
 
   public static void ensure(Connection nats) throws IOException, JetStreamApiException {
