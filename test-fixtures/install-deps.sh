@@ -2,7 +2,8 @@
 # Installs what the tests and the demo run against, idempotently, outside the repository:
 # Debian's nats-server and docker-registry, umoci, skopeo and jq (for `make images`), and
 # kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules, and Debian's postgresql
-# with the OS user the PostgreSQL fixture runs it as.
+# with the OS user the PostgreSQL fixture runs it as, and the OpenID provider the identity tests log in through
+# (zitadel/oidc's example server, built from Go modules).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -30,3 +31,4 @@ fi
 "$here/postgres/install.sh"
 "$here/kube/install.sh"
 "$here/helm/install.sh"
+"$here/oidc/install.sh"
