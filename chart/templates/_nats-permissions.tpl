@@ -56,10 +56,15 @@ publish:
     - "varroa.gateway.*.queued"
     # ActivityPublisher: Controller lifecycle and installation-wide events, onto the recorder's varroa_activity.
     - "activity.>"
+    # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
+    {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
+    - "$KV.varroa_clusters.{{ .Values.cluster.name }}"
 subscribe:
   allow:
     # ControlChannel answers Jenkins token requests in the operator's queue group.
     - "varroa.operator.jenkins-token varroa-operator"
+    # ControllerListResponder answers the BFF's requests for this cluster's controller rows.
+    - "varroa.clusters.{{ .Values.cluster.name }}.controllers varroa-operator"
     # Results of queued one-shot commands.
     - "varroa.results.>"
     # Replies to its requests, JetStream API answers and KV watch deliveries.

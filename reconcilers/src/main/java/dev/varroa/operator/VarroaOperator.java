@@ -1,6 +1,7 @@
 package dev.varroa.operator;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
@@ -21,6 +22,7 @@ import dev.varroa.operator.status.EventRecorder;
 import dev.varroa.protocol.ReleaseVersion;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
@@ -39,6 +41,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import dev.varroa.operator.channel.ChannelSettings;
+import dev.varroa.operator.cluster.ClusterBeacon;
+import dev.varroa.operator.cluster.ClusterRole;
+import dev.varroa.operator.cluster.ControllerListResponder;
 import dev.varroa.operator.channel.ControlChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +75,9 @@ public final class VarroaOperator implements AutoCloseable {
   private final ActivityPublisher activity;
   private HttpServer http;
   private WebhookReceiver webhooks;
+  private SharedIndexInformer<Controller> controllerCache;
+  private ControllerListResponder controllerRows;
+  private ClusterBeacon clusterBeacon;
 
   /**
    * @param client the API server connection
@@ -166,6 +174,32 @@ public final class VarroaOperator implements AutoCloseable {
         : new ActivityPublisher(channel::connection, cluster, ControllerReconciler.ACTOR, Clock.systemUTC());
   }
 
+  /**
+   * Registers this cluster in varroa_clusters (refreshed every 10 s) and answers the BFF's requests for its
+   * controller rows from a Controller cache, over the control channel's NATS connection.
+   */
+  public synchronized void registerCluster(String cluster, ClusterRole role) {
+    if (channel == null) {
+      throw new IllegalStateException("the cluster registry needs the control channel's NATS connection");
+    }
+    controllerCache = client.resources(Controller.class).inAnyNamespace().inform();
+    controllerRows = new ControllerListResponder(channel.connection(), cluster, controllerCache.getStore()::list);
+    controllerRows.start();
+    String kubernetesVersion = kubernetesVersion();
+    clusterBeacon = new ClusterBeacon(channel::connection, cluster, role, () -> kubernetesVersion,
+        controllerCache.getStore()::list, Clock.systemUTC());
+    clusterBeacon.start();
+  }
+
+  private String kubernetesVersion() {
+    try {
+      return client.getKubernetesVersion().getGitVersion();
+    } catch (RuntimeException e) {
+      LOG.warn("event=kubernetes_version_unknown error=\"{}\"", e.getMessage());
+      return "";
+    }
+  }
+
   /** Serves /healthz, /readyz and /metrics on the port (0 picks a free one); returns the port. */
   public int serveHttp(int port) throws IOException {
     http = HttpServer.create(new InetSocketAddress(port), 0);
@@ -211,6 +245,17 @@ public final class VarroaOperator implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      if (clusterBeacon != null) {
+        clusterBeacon.close();
+      }
+      if (controllerRows != null) {
+        controllerRows.close();
+      }
+      if (controllerCache != null) {
+        controllerCache.close();
+      }
+    }
     if (http != null) {
       http.stop(0);
     }
@@ -278,6 +323,9 @@ public final class VarroaOperator implements AutoCloseable {
     int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();
+    if (channel != null) {
+      operator.registerCluster(clusterName(env, installation), ClusterRole.of(installation));
+    }
     LOG.info("event=operator_started http_port={} webhooks_port={} lease_namespace={}", port, hooksPort, namespace);
   }
 }

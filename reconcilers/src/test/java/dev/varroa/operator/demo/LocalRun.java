@@ -6,6 +6,7 @@ import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.cluster.ClusterRole;
 import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
@@ -143,6 +144,7 @@ public final class LocalRun {
         java.util.Set.of(sources.plainHttpRegistry()));
     running.add(0, operator);
     operator.start();
+    operator.registerCluster(GatewaySettings.DEFAULT_CLUSTER_NAME, ClusterRole.LOCAL);
     int hooks = operator.serveWebhooks(0, WebhookSecret.of(DEMO_WEBHOOK_SECRET));
     say("operator running; webhook receiver at http://127.0.0.1:" + hooks + "/hooks/git and /hooks/registry"
         + " (shared secret " + DEMO_WEBHOOK_SECRET + ", see docs/webhooks.md)");
