@@ -38,6 +38,9 @@ public final class BusNames {
 
   /** KV: registered clusters (payload ClusterPresence); entries expire unless their operator refreshes them. */
   public static final String CLUSTERS_BUCKET = "varroa_clusters";
+  /** KV: who may read what (payload AccessPolicy under {@link #ACCESS_POLICY_KEY}), written by the core's operator. */
+  public static final String ACCESS_BUCKET = "varroa_access";
+  public static final String ACCESS_POLICY_KEY = "policy";
 
   private BusNames() {
   }
@@ -45,6 +48,11 @@ public final class BusNames {
   /** Request subject a cluster's operator answers with its controller rows (ControllerRows). */
   public static String clusterControllers(String cluster) {
     return "varroa.clusters." + token(cluster) + ".controllers";
+  }
+
+  /** Request subject a cluster's operator answers with one Controller in full (ControllerDetail). */
+  public static String clusterController(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".controller";
   }
 
   /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */

@@ -61,6 +61,13 @@ public final class BusTopology {
         .storageType(StorageType.Memory).build());
   }
 
+  /** The access policy bucket: one key, kept on file so the BFF reads the last policy after a restart of NATS. */
+  public static void ensureAccess(Connection nats) throws IOException, JetStreamApiException {
+    KeyValueManagement kvm = nats.keyValueManagement();
+    createBucket(kvm, kvm.getBucketNames(), KeyValueConfiguration.builder()
+        .name(BusNames.ACCESS_BUCKET).maxHistoryPerKey(1).storageType(StorageType.File).build());
+  }
+
   public static void ensure(Connection nats) throws IOException, JetStreamApiException {
     KeyValueManagement kvm = nats.keyValueManagement();
     List<String> buckets = kvm.getBucketNames();

@@ -41,8 +41,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import dev.varroa.operator.channel.ChannelSettings;
+import dev.varroa.operator.access.AccessPolicyPublisher;
 import dev.varroa.operator.cluster.ClusterBeacon;
 import dev.varroa.operator.cluster.ClusterRole;
+import dev.varroa.operator.cluster.ControllerDetailResponder;
 import dev.varroa.operator.cluster.ControllerListResponder;
 import dev.varroa.operator.channel.ControlChannel;
 import org.slf4j.Logger;
@@ -78,6 +80,8 @@ public final class VarroaOperator implements AutoCloseable {
   private SharedIndexInformer<Controller> controllerCache;
   private ControllerListResponder controllerRows;
   private ClusterBeacon clusterBeacon;
+  private ControllerDetailResponder controllerDetails;
+  private AccessPolicyPublisher accessPolicy;
 
   /**
    * @param client the API server connection
@@ -185,6 +189,13 @@ public final class VarroaOperator implements AutoCloseable {
     controllerCache = client.resources(Controller.class).inAnyNamespace().inform();
     controllerRows = new ControllerListResponder(channel.connection(), cluster, controllerCache.getStore()::list);
     controllerRows.start();
+    controllerDetails = new ControllerDetailResponder(channel.connection(), cluster, controllers::detail);
+    controllerDetails.start();
+    if (role != ClusterRole.MEMBER) {
+      // the BFF authorizes with the core's VarroaRoles; a member's would be ignored
+      accessPolicy = new AccessPolicyPublisher(channel::connection, client, Clock.systemUTC());
+      accessPolicy.start();
+    }
     String kubernetesVersion = kubernetesVersion();
     clusterBeacon = new ClusterBeacon(channel::connection, cluster, role, () -> kubernetesVersion,
         controllerCache.getStore()::list, Clock.systemUTC());
@@ -251,6 +262,12 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (controllerRows != null) {
         controllerRows.close();
+      }
+      if (controllerDetails != null) {
+        controllerDetails.close();
+      }
+      if (accessPolicy != null) {
+        accessPolicy.close();
       }
       if (controllerCache != null) {
         controllerCache.close();

@@ -5,6 +5,7 @@ import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.protocol.bus.ActivityPublisher;
+import dev.varroa.protocol.bus.v1.ControllerDetail;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ControllerNames;
@@ -97,6 +98,19 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       sources.add(miteEvents);
     }
     return sources;
+  }
+
+  /**
+   * One Controller in full (ControllerDetail) from the caches, for the BFF; empty before the caches exist or when
+   * there is no such Controller.
+   */
+  public Optional<ControllerDetail> detail(String cluster, String namespace, String name) {
+    ControllerCaches current = caches;
+    if (current == null) {
+      return Optional.empty();
+    }
+    return current.controller(new ResourceID(name, namespace))
+        .map(c -> ControllerDetails.render(cluster, c, ControllerInputResolver.gather(c, current, starter)));
   }
 
   @Override
