@@ -22,6 +22,7 @@ import dev.varroa.operator.status.EventRecorder;
 import dev.varroa.protocol.ReleaseVersion;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nats.client.Connection;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -38,6 +39,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.Set;
 import java.util.stream.Collectors;
 import dev.varroa.operator.channel.ChannelSettings;
@@ -186,18 +188,23 @@ public final class VarroaOperator implements AutoCloseable {
     if (channel == null) {
       throw new IllegalStateException("the cluster registry needs the control channel's NATS connection");
     }
+    registerCluster(cluster, role, channel::connection);
+  }
+
+  /** @param bus the NATS connection in use now (a test's own, or the control channel's) */
+  public synchronized void registerCluster(String cluster, ClusterRole role, Supplier<Connection> bus) {
     controllerCache = client.resources(Controller.class).inAnyNamespace().inform();
-    controllerRows = new ControllerListResponder(channel.connection(), cluster, controllerCache.getStore()::list);
+    controllerRows = new ControllerListResponder(bus.get(), cluster, controllerCache.getStore()::list);
     controllerRows.start();
-    controllerDetails = new ControllerDetailResponder(channel.connection(), cluster, controllers::detail);
+    controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
     if (role != ClusterRole.MEMBER) {
       // the BFF authorizes with the core's VarroaRoles; a member's would be ignored
-      accessPolicy = new AccessPolicyPublisher(channel::connection, client, Clock.systemUTC());
+      accessPolicy = new AccessPolicyPublisher(bus, client, Clock.systemUTC());
       accessPolicy.start();
     }
     String kubernetesVersion = kubernetesVersion();
-    clusterBeacon = new ClusterBeacon(channel::connection, cluster, role, () -> kubernetesVersion,
+    clusterBeacon = new ClusterBeacon(bus, cluster, role, () -> kubernetesVersion,
         controllerCache.getStore()::list, Clock.systemUTC());
     clusterBeacon.start();
   }

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The registered clusters (varroa_clusters) and the controllers of all of them, asked of each cluster's operator over
@@ -36,10 +37,15 @@ public final class ClusterRoster {
   static final Set<String> PHASES = Set.of("", "Pending", "Provisioning", "Running", "Connected", "Stopped",
       "Hibernated", "Failed");
 
-  private final Connection nats;
+  private final Supplier<Connection> bus;
 
   public ClusterRoster(Connection nats) {
-    this.nats = nats;
+    this(() -> nats);
+  }
+
+  /** @param bus the connection in use now (a replaced connection is picked up at the next call) */
+  public ClusterRoster(Supplier<Connection> bus) {
+    this.bus = bus;
   }
 
   /** How one cluster answered: ok, or the reason its rows are missing (and, for the log, what happened). */
@@ -56,6 +62,7 @@ public final class ClusterRoster {
 
   /** The clusters that are registered now (entries their operators keep fresh), by name. */
   public List<ClusterPresence> clusters() throws IOException, JetStreamApiException, InterruptedException {
+    Connection nats = bus.get();
     // no operator has registered yet: the bucket does not exist
     if (!nats.keyValueManagement().getBucketNames().contains(BusNames.CLUSTERS_BUCKET)) {
       return List.of();
@@ -75,6 +82,7 @@ public final class ClusterRoster {
   /** Asks every registered cluster for its rows and waits at most {@code wait} for all of them together. */
   public ControllerList controllers(Duration wait) throws IOException, JetStreamApiException, InterruptedException {
     List<ClusterPresence> clusters = clusters();
+    Connection nats = bus.get();
     List<CompletableFuture<Message>> asked = new ArrayList<>();
     for (ClusterPresence cluster : clusters) {
       asked.add(nats.requestWithTimeout(BusNames.clusterControllers(cluster.getName()), new byte[0], wait));

@@ -14,6 +14,7 @@ import java.net.MalformedURLException;
 import java.net.URI;
 import java.text.ParseException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
@@ -21,13 +22,9 @@ import java.util.Set;
 
 /**
  * Checks a bearer token an API client sends: a JWT (the provider's ID token) signed by a key of the issuer's JWKS,
- * issued by that issuer for this audience, and not expired. Anything else is refused with the reason.
+ * issued by that issuer for one of the accepted audiences, and not expired. Anything else is refused with the reason.
  */
 public final class BearerTokenVerifier {
-
-  /** What a token says about its caller once it passed every check. */
-  public record Caller(String subject, String email, List<String> groups) {
-  }
 
   /** The token was refused; the message says which check failed, never the token. */
   public static final class Refused extends Exception {
@@ -37,12 +34,20 @@ public final class BearerTokenVerifier {
   }
 
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+  private final String usernameClaim;
+  private final String groupsClaim;
 
   /**
+   * @param audiences the aud values accepted (the BFF's client id, and any other client whose tokens it takes)
    * @param jwksUri the issuer's jwks_uri (from its discovery document)
+   * @param usernameClaim the claim that names the user (VARROA_OIDC_USERNAME_CLAIM)
+   * @param groupsClaim the claim that lists the user's groups (VARROA_OIDC_GROUPS_CLAIM); absent means no groups
    * @param clock the verifier's idea of now, so a test can see a token expire
    */
-  public BearerTokenVerifier(String issuer, String audience, URI jwksUri, Clock clock) {
+  public BearerTokenVerifier(String issuer, Set<String> audiences, URI jwksUri, String usernameClaim,
+      String groupsClaim, Clock clock) {
+    this.usernameClaim = usernameClaim;
+    this.groupsClaim = groupsClaim;
     JWKSource<SecurityContext> keys;
     try {
       keys = JWKSourceBuilder.create(jwksUri.toURL()).retrying(true).build();
@@ -51,8 +56,8 @@ public final class BearerTokenVerifier {
     }
     processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
         JWSAlgorithm.RS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.PS256), keys));
-    processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience,
-        new JWTClaimsSet.Builder().issuer(issuer).build(), new HashSet<>(List.of("sub", "exp", "iat"))) {
+    processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audiences,
+        new JWTClaimsSet.Builder().issuer(issuer).build(), new HashSet<>(List.of("sub", "exp", "iat")), null) {
       @Override
       protected Date currentTime() {
         return Date.from(clock.instant());
@@ -61,10 +66,9 @@ public final class BearerTokenVerifier {
   }
 
   public Caller verify(String token) throws Refused {
+    JWTClaimsSet claims;
     try {
-      JWTClaimsSet claims = processor.process(token, null);
-      List<String> groups = claims.getStringListClaim("groups");
-      return new Caller(claims.getSubject(), claims.getStringClaim("email"), groups == null ? List.of() : groups);
+      claims = processor.process(token, null);
     } catch (ParseException e) {
       throw new Refused("the bearer token is not a JWT", e);
     } catch (BadJOSEException e) {
@@ -72,5 +76,23 @@ public final class BearerTokenVerifier {
     } catch (JOSEException e) {
       throw new Refused("the bearer token could not be checked: " + e.getMessage(), e);
     }
+    return caller(claims);
+  }
+
+  /** The caller a verified token names; refused when the username claim is missing. */
+  Caller caller(JWTClaimsSet claims) throws Refused {
+    Object user = claims.getClaim(usernameClaim);
+    if (!(user instanceof String name) || name.isBlank()) {
+      throw new Refused("the token has no '" + usernameClaim + "' claim to name the user; fix: ask the provider for"
+          + " it (scopes), or set VARROA_OIDC_USERNAME_CLAIM to a claim it sends (e.g. sub)", null);
+    }
+    Object groups = claims.getClaim(groupsClaim);
+    List<String> names = new ArrayList<>();
+    if (groups instanceof List<?> list) {
+      list.stream().filter(String.class::isInstance).map(String.class::cast).forEach(names::add);
+    } else if (groups instanceof String one) {
+      names.add(one);
+    }
+    return new Caller(name, names);
   }
 }

@@ -42,15 +42,23 @@ class BearerTokenVerifierIT {
   }
 
   private static BearerTokenVerifier verifier(String audience, Clock clock) {
-    return new BearerTokenVerifier(OIDC.provider().issuer(), audience, jwks, clock);
+    return new BearerTokenVerifier(OIDC.provider().issuer(), java.util.Set.of(audience), jwks, "sub", "groups", clock);
   }
 
   @Test
   void theProvidersIdTokenForThisAudiencePasses() throws Exception {
-    BearerTokenVerifier.Caller caller = verifier(OidcProvider.WEB_CLIENT_ID, Clock.systemUTC()).verify(idToken);
-    assertThat(caller.subject()).isEqualTo("u1");
+    Caller caller = verifier(OidcProvider.WEB_CLIENT_ID, Clock.systemUTC()).verify(idToken);
+    assertThat(caller.user()).isEqualTo("u1");
     // this provider keeps profile and email claims for its userinfo endpoint (Dex puts email in the ID token)
     assertThat(caller.groups()).isEmpty();
+  }
+
+  @Test
+  void aTokenWithoutTheUsernameClaimIsRefusedNamingTheSetting() {
+    BearerTokenVerifier byEmail = new BearerTokenVerifier(OIDC.provider().issuer(),
+        java.util.Set.of(OidcProvider.WEB_CLIENT_ID), jwks, "email", "groups", Clock.systemUTC());
+    assertThatThrownBy(() -> byEmail.verify(idToken)).isInstanceOf(BearerTokenVerifier.Refused.class)
+        .hasMessageContaining("'email' claim").hasMessageContaining("VARROA_OIDC_USERNAME_CLAIM");
   }
 
   @Test

@@ -43,19 +43,9 @@ public final class BrowserLogin {
     String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(verifier));
     String state = Long.toHexString(new SecureRandom().nextLong());
 
-    HttpResponse<String> start = get(authorize + "?" + form(Map.of("client_id", OidcProvider.WEB_CLIENT_ID,
+    URI next = authorize(provider, URI.create(authorize + "?" + form(Map.of("client_id", OidcProvider.WEB_CLIENT_ID,
         "redirect_uri", redirectUri, "response_type", "code", "scope", "openid email profile", "state", state,
-        "code_challenge", challenge, "code_challenge_method", "S256")));
-    URI login = URI.create(authorize).resolve(location(start, "authorize"));
-    String requestId = query(login).get("authRequestID");
-    HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(provider.issuer() + "login/username"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("id", String.valueOf(requestId), "username", username,
-            "password", password)))).build(), HttpResponse.BodyHandlers.ofString());
-    URI next = login.resolve(location(posted, "the login form (wrong username or password?)"));
-    while (!next.toString().startsWith(redirectUri)) {
-      next = next.resolve(location(get(next.toString()), next.toString()));
-    }
+        "code_challenge", challenge, "code_challenge_method", "S256"))), username, password);
     Map<String, String> callback = query(next);
     if (!state.equals(callback.get("state")) || callback.get("code") == null) {
       throw new IllegalStateException("the provider redirected back without the code or with another state: " + next);
@@ -71,6 +61,26 @@ public final class BrowserLogin {
       throw new IllegalStateException("the token endpoint answered " + tokens.statusCode() + ": " + tokens.body());
     }
     return new Tokens(field(tokens.body(), "id_token"), field(tokens.body(), "access_token"));
+  }
+
+  /**
+   * A person's part of a login an application started: from the application's authorization URI through the
+   * provider's login form to the redirect back to the application, which is returned (not followed).
+   */
+  public static URI authorize(OidcProvider provider, URI authorizationUri, String username, String password)
+      throws IOException, InterruptedException {
+    HttpResponse<String> start = get(authorizationUri.toString());
+    URI login = authorizationUri.resolve(location(start, "authorize"));
+    String requestId = query(login).get("authRequestID");
+    HttpResponse<String> posted = HTTP.send(HttpRequest.newBuilder(URI.create(provider.issuer() + "login/username"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("id", String.valueOf(requestId), "username", username,
+            "password", password)))).build(), HttpResponse.BodyHandlers.ofString());
+    URI next = login.resolve(location(posted, "the login form (wrong username or password?)"));
+    while (next.getPort() == provider.port() && "localhost".equals(next.getHost())) {
+      next = next.resolve(location(get(next.toString()), next.toString()));
+    }
+    return next;
   }
 
   private static String location(HttpResponse<String> response, String step) {

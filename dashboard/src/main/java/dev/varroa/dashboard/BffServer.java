@@ -1,0 +1,127 @@
+package dev.varroa.dashboard;
+
+import dev.varroa.dashboard.access.AccessPolicyView;
+import dev.varroa.dashboard.api.LiveStreams;
+import dev.varroa.dashboard.api.LoginServlet;
+import dev.varroa.dashboard.api.ReadApiServlet;
+import dev.varroa.dashboard.identity.AuthorizationCodeLogin;
+import dev.varroa.dashboard.identity.BearerTokenVerifier;
+import dev.varroa.dashboard.identity.CallerAuthenticator;
+import dev.varroa.dashboard.identity.IssuerEndpoints;
+import dev.varroa.dashboard.identity.OidcSettings;
+import dev.varroa.dashboard.identity.SessionStore;
+import dev.varroa.dashboard.reads.DashboardReads;
+import dev.varroa.dashboard.reads.RecordReads;
+import io.nats.client.Connection;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The BFF's HTTP side on Jetty 12: the read API, the browser login, the MCP endpoint and the probes, on one port.
+ * Built from its parts so tests and the demo run the same server as the image.
+ */
+public final class BffServer implements AutoCloseable {
+
+  private final Server jetty;
+  private final DashboardReads reads;
+  private final AccessPolicyView policy;
+
+  private BffServer(Server jetty, DashboardReads reads, AccessPolicyView policy) {
+    this.jetty = jetty;
+    this.reads = reads;
+    this.policy = policy;
+  }
+
+  /** What the server is made of; the record store and live streams are optional. */
+  public record Parts(Supplier<Connection> nats, BooleanSupplier natsConnected, String coreCluster,
+      OidcSettings oidc, IssuerEndpoints issuer, RecordReads records, LiveStreamsFactory live, McpMount mcp) {}
+
+  /** The live streams need the reads (for grants and labels). */
+  @FunctionalInterface
+  public interface LiveStreamsFactory {
+    LiveStreams create(DashboardReads reads);
+  }
+
+  /** Adds the MCP endpoint to the context; the tools read through the same reads. */
+  @FunctionalInterface
+  public interface McpMount {
+    void mount(ServletContextHandler context, DashboardReads reads, BearerTokenVerifier tokens);
+
+    static McpMount none() {
+      return (context, reads, tokens) -> {};
+    }
+  }
+
+  public static BffServer start(int port, Parts parts, Clock clock) throws Exception {
+    AccessPolicyView policy = new AccessPolicyView(parts.nats()).start();
+    DashboardReads reads = new DashboardReads(parts.nats(), policy, parts.coreCluster(), parts.records(), clock);
+    OidcSettings oidc = parts.oidc();
+    BearerTokenVerifier tokens = new BearerTokenVerifier(parts.issuer().issuer(), oidc.audiences(),
+        parts.issuer().jwks(), oidc.usernameClaim(), oidc.groupsClaim(), clock);
+    SessionStore sessions = new SessionStore(clock);
+    AuthorizationCodeLogin login = new AuthorizationCodeLogin(oidc, parts.issuer(), tokens, clock);
+
+    Server jetty = new Server();
+    ServerConnector connector = new ServerConnector(jetty);
+    connector.setPort(port);
+    jetty.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    context.addServlet(new ServletHolder("probe-live", new Probe(() -> true)), "/healthz");
+    context.addServlet(new ServletHolder("probe-ready", new Probe(() -> parts.natsConnected().getAsBoolean()
+        && policy.loaded())), "/readyz");
+    context.addServlet(new ServletHolder("login", new LoginServlet(login, sessions)), "/auth/*");
+    ServletHolder api = new ServletHolder("api", new ReadApiServlet(reads, new CallerAuthenticator(tokens, sessions),
+        parts.live().create(reads)));
+    api.setAsyncSupported(true);
+    context.addServlet(api, "/*");
+    parts.mcp().mount(context, reads, tokens);
+    jetty.setHandler(context);
+    jetty.start();
+    return new BffServer(jetty, reads, policy);
+  }
+
+  public int port() {
+    return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+  }
+
+  public String url() {
+    return "http://localhost:" + port();
+  }
+
+  public DashboardReads reads() {
+    return reads;
+  }
+
+  @Override
+  public void close() throws Exception {
+    jetty.stop();
+    policy.close();
+  }
+
+  /** /healthz and /readyz: 200 "ok", or 503 with what is missing. */
+  private static final class Probe extends HttpServlet {
+    private final BooleanSupplier ready;
+
+    Probe(BooleanSupplier ready) {
+      this.ready = ready;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      boolean ok = ready.getAsBoolean();
+      response.setStatus(ok ? 200 : 503);
+      response.setContentType("text/plain");
+      response.getWriter().write(ok ? "ok\n" : "waiting for NATS and the access policy (varroa_access)\n");
+    }
+  }
+}
