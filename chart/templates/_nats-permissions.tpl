@@ -59,12 +59,17 @@ publish:
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     - "$KV.varroa_clusters.{{ .Values.cluster.name }}"
+    # AccessPolicy: every VarroaRole and VarroaRoleBinding, under the one key the BFF reads.
+    {{- include "varroa.natsKvApi" "varroa_access" | nindent 4 }}
+    - "$KV.varroa_access.policy"
 subscribe:
   allow:
     # ControlChannel answers Jenkins token requests in the operator's queue group.
     - "varroa.operator.jenkins-token varroa-operator"
     # ControllerListResponder answers the BFF's requests for this cluster's controller rows.
     - "varroa.clusters.{{ .Values.cluster.name }}.controllers varroa-operator"
+    # ControllerDetailResponder answers the BFF's requests for one controller in full.
+    - "varroa.clusters.{{ .Values.cluster.name }}.controller varroa-operator"
     # Results of queued one-shot commands.
     - "varroa.results.>"
     # Replies to its requests, JetStream API answers and KV watch deliveries.
@@ -139,7 +144,57 @@ subscribe:
 allow_responses: true
 {{- end -}}
 
-{{/* A permissions map (publish/subscribe allow lists, allow_responses) in nats.conf syntax. */}}
+{{- define "varroa.natsKvRead" -}}
+{{- /* Reading bucket . without changing it: info, get, and the ordered consumers behind keys() and watch. */ -}}
+- "$JS.API.STREAM.INFO.KV_{{ . }}"
+- "$JS.API.DIRECT.GET.KV_{{ . }}"
+- "$JS.API.DIRECT.GET.KV_{{ . }}.>"
+- "$JS.API.STREAM.MSG.GET.KV_{{ . }}"
+{{ include "varroa.natsKvWatch" . }}
+{{- end -}}
+
+{{- define "varroa.natsPermissions.dashboard" -}}
+{{- /* The BFF only reads: no stream or bucket it may create or write, no request it answers. */ -}}
+publish:
+  allow:
+    # Account info and the bucket names: ClusterRoster lists nothing before the first operator made varroa_clusters.
+    - "$JS.API.INFO"
+    - "$JS.API.STREAM.NAMES"
+    # ClusterRoster: the registered clusters.
+    {{- include "varroa.natsKvRead" "varroa_clusters" | nindent 4 }}
+    # The AccessPolicy the operator keeps (every VarroaRole and VarroaRoleBinding).
+    {{- include "varroa.natsKvRead" "varroa_access" | nindent 4 }}
+    # Each cluster's operator answers with its controller rows, and with one controller in full.
+    - "varroa.clusters.*.controllers"
+    - "varroa.clusters.*.controller"
+    # Live activity: ordered (ephemeral) consumers on the recorder's varroa_activity, started at a sequence to resume.
+    - "$JS.API.STREAM.INFO.varroa_activity"
+    - "$JS.API.CONSUMER.CREATE.varroa_activity"
+    - "$JS.API.CONSUMER.CREATE.varroa_activity.>"
+    - "$JS.API.CONSUMER.INFO.varroa_activity.>"
+    - "$JS.API.CONSUMER.DELETE.varroa_activity.>"
+    - "$JS.API.CONSUMER.MSG.NEXT.varroa_activity.>"
+    - "$JS.FC.varroa_activity.>"
+  deny:
+    # The wildcards above would reach the recorder's durable consumer (replace, delete, take its messages): it stays the recorder's.
+    - "$JS.API.CONSUMER.CREATE.varroa_activity.varroa-recorder-activity"
+    - "$JS.API.CONSUMER.CREATE.varroa_activity.varroa-recorder-activity.>"
+    - "$JS.API.CONSUMER.DELETE.varroa_activity.varroa-recorder-activity"
+    - "$JS.API.CONSUMER.MSG.NEXT.varroa_activity.varroa-recorder-activity"
+subscribe:
+  allow:
+    # Replies to its requests, JetStream API answers and the ordered consumers' deliveries.
+    - "_INBOX.>"
+    # Core-NATS watchers of the two buckets' subjects (read only: the entries it may get anyway).
+    - "$KV.varroa_clusters.>"
+    - "$KV.varroa_access.>"
+    # Live activity without JetStream: before a recorder made varroa_activity (record store off), no resume.
+    - "activity.>"
+    # LogTail: announcements that a run's console log grew.
+    - "varroa.logs.>"
+{{- end -}}
+
+{{/* A permissions map (publish/subscribe allow and deny lists, allow_responses) in nats.conf syntax. */}}
 {{- define "varroa.natsPermissionsConf" -}}
 {{- $p := include (printf "varroa.natsPermissions.%s" .user) .root | fromYaml -}}
 {
@@ -151,6 +206,13 @@ allow_responses: true
       {{ quote . }}
       {{- end }}
     ]
+    {{- with .deny }}
+    deny: [
+      {{- range . }}
+      {{ quote . }}
+      {{- end }}
+    ]
+    {{- end }}
   }
 {{- end }}
 {{- end }}

@@ -57,6 +57,13 @@ authorization {
       permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "recorder" "root" .) | indent 6 | trim }}
     }
     {{- end }}
+    {{- if include "varroa.dashboard" . }}
+    {
+      user: dashboard
+      password: $DASHBOARD_PASSWORD
+      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "dashboard" "root" .) | indent 6 | trim }}
+    }
+    {{- end }}
   ]
 }
 {{- end -}}
@@ -116,6 +123,14 @@ spec:
             secretKeyRef:
               name: varroa-nats-creds
               key: recorder-password
+        {{- end }}
+        {{- if include "varroa.dashboard" . }}
+        # The BFF's user; the operator has created bff-password with the others since the first install.
+        - name: DASHBOARD_PASSWORD
+          valueFrom:
+            secretKeyRef:
+              name: varroa-nats-creds
+              key: bff-password
         {{- end }}
       startupProbe:
         httpGet:

@@ -33,7 +33,8 @@ varroa-recordstore-gateway
 {{/*
 Env of the blob store, for .root with recordStore.enabled. .ownDatabase: the recorder, which in postgres
 blob mode falls back to its own database user (the owner, who may delete expired logs) instead of the
-gateway's role, which may only read and write.
+gateway's role, which may only read and write. .postgresSecret: another role's Secret for postgres blob
+mode (the BFF's read-only role).
 */}}
 {{- define "varroa.blobEnv" -}}
 {{- $b := .root.Values.recordStore.blobs -}}
@@ -51,12 +52,12 @@ gateway's role, which may only read and write.
 - name: VARROA_BLOB_POSTGRES_DSN
   valueFrom:
     secretKeyRef:
-      name: {{ include "varroa.blobPostgresSecret" .root }}
+      name: {{ .postgresSecret | default (include "varroa.blobPostgresSecret" .root) }}
       key: dsn
 - name: VARROA_BLOB_POSTGRES_USER
   valueFrom:
     secretKeyRef:
-      name: {{ include "varroa.blobPostgresSecret" .root }}
+      name: {{ .postgresSecret | default (include "varroa.blobPostgresSecret" .root) }}
       key: username
 - name: VARROA_BLOB_POSTGRES_PASSWORD_FILE
   value: /var/run/varroa/blob-db/password
@@ -87,7 +88,7 @@ gateway's role, which may only read and write.
 {{- else if not .ownDatabase }}
 - name: blob-db
   secret:
-    secretName: {{ include "varroa.blobPostgresSecret" .root }}
+    secretName: {{ .postgresSecret | default (include "varroa.blobPostgresSecret" .root) }}
     defaultMode: 0440
     items:
       - key: password

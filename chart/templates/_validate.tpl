@@ -167,6 +167,29 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 {{- end -}}
 
+{{- if include "varroa.dashboard" . -}}
+{{- $d := $v.dashboard -}}
+{{- $issuer := include "varroa.dashboardOidcIssuer" . -}}
+{{- if not $issuer -}}
+{{- fail "dashboard.enabled with dex.enabled=false needs dashboard.oidc.issuer: set the issuer URL of your OpenID provider, e.g. --set dashboard.oidc.issuer=https://login.example.com (and register the client dashboard.oidc.clientId there with the redirect URI <publicUrl>/auth/callback), or turn Dex on, or set dashboard.enabled=false" -}}
+{{- end -}}
+{{- if not (regexMatch "^https?://[^/\\s]+(/\\S*)?$" $issuer) -}}
+{{- fail (printf "dashboard.oidc.issuer %q is not an http(s) URL: use the provider's issuer exactly as its tokens carry it, e.g. https://login.example.com/dex" $issuer) -}}
+{{- end -}}
+{{- if and $d.ingress.enabled (not $d.ingress.host) -}}
+{{- fail "dashboard.ingress.enabled needs dashboard.ingress.host: set the host name browsers use, e.g. --set dashboard.ingress.host=varroa.example.com" -}}
+{{- end -}}
+{{- if and $d.publicUrl (not (regexMatch "^https?://[^/\\s]+(/\\S*)?$" $d.publicUrl)) -}}
+{{- fail (printf "dashboard.publicUrl %q is not an http(s) URL: use the address browsers open, e.g. https://varroa.example.com" $d.publicUrl) -}}
+{{- end -}}
+{{- if and $v.recordStore.enabled (eq $v.recordStore.postgres.mode "external") (not $d.recordStore.existingSecret) -}}
+{{- fail "recordStore.postgres.mode is external but dashboard.recordStore.existingSecret is empty: the BFF reads the record store with its own read-only role; create the role varroa_dashboard (the recorder grants it SELECT), a Secret with keys dsn, username and password for it, and name it, e.g. --set dashboard.recordStore.existingSecret=varroa-recordstore-dashboard; or set dashboard.enabled=false" -}}
+{{- end -}}
+{{- if and $np.enabled (not $v.dex.enabled) (empty $np.oidcIssuerEgress.cidrs) -}}
+{{- fail (printf "networkPolicy.enabled with dex.enabled=false needs networkPolicy.oidcIssuerEgress.cidrs: list the addresses of the OpenID provider at %s, e.g. --set 'networkPolicy.oidcIssuerEgress.cidrs={203.0.113.40/32}'" $issuer) -}}
+{{- end -}}
+{{- end -}}
+
 {{- if and $v.webhooks.ingress.enabled (not $v.webhooks.ingress.host) -}}
 {{- fail "webhooks.ingress.enabled needs webhooks.ingress.host: set the host name Git hosts and registries post to, e.g. --set webhooks.ingress.host=varroa-hooks.example.com" -}}
 {{- end -}}

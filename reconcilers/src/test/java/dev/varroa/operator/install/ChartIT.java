@@ -89,7 +89,9 @@ class ChartIT {
             .set("nats.external.host", "nats.example.com").set("nats.external.allowedCIDRs", "{198.51.100.0/24}")
             .set("nats.podTemplate.merge.spec.nodeSelector.varroa\\.dev/nats", "nats-nodes")
             .set("webhooks.ingress.enabled", "true").set("webhooks.ingress.host", "hooks.example.com")
-            .set("webhooks.ingress.tlsSecretName", "hooks-tls")),
+            .set("webhooks.ingress.tlsSecretName", "hooks-tls")
+            .set("dashboard.ingress.enabled", "true").set("dashboard.ingress.host", "varroa.example.com")
+            .set("dashboard.ingress.tls.secretName", "varroa-tls")),
         Named.of("full mode, NodePort endpoint", core().set("nats.external.enabled", "true").set("nats.external.serviceType", "NodePort")
             .set("nats.external.nodePort", "30422").set("nats.external.externalTrafficPolicy", "Local")
             .set("nats.external.ipSANs", "{192.0.2.11,192.0.2.12}")),
@@ -97,10 +99,16 @@ class ChartIT {
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("recordStore.enabled", "true").set("recordStore.postgres.mode", "external")
             .set("recordStore.postgres.external.existingSecret", "varroa-recordstore-db")
+            .set("dashboard.recordStore.existingSecret", "varroa-recordstore-reader")
             .set("networkPolicy.recordStorePostgresEgress.cidrs", "{10.20.0.5/32}")
             .set("recordStore.blobs.mode", "s3").set("recordStore.blobs.s3.url", "https://s3.example.com/varroa-records")
             .set("recordStore.blobs.s3.existingSecret", "varroa-recordstore-s3")
             .set("networkPolicy.recordStoreBlobEgress.cidrs", "{203.0.113.20/32}")),
+        Named.of("full mode, the BFF on an external OpenID provider behind network policies, no Dex", core()
+            .set("dex.enabled", "false").set("dashboard.oidc.issuer", "https://login.example.com/realms/ci")
+            .set("dashboard.oidc.existingSecret", "varroa-dashboard-client")
+            .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
+            .set("networkPolicy.oidcIssuerEgress.cidrs", "{203.0.113.40/32}")),
         Named.of("hive mode, defaults", member()),
         Named.of("hive mode, record store with s3 blobs, network policies", member()
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
@@ -142,7 +150,9 @@ class ChartIT {
         "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway");
     List<String> coreOnly = List.of("ServiceAccount/varroa-nats", "ServiceAccount/varroa-dex",
         "ConfigMap/varroa-nats", "Secret/varroa-dex", "Service/varroa-nats", "Service/varroa-nats-headless",
-        "Service/varroa-dex", "StatefulSet/varroa-nats", "Deployment/varroa-dex");
+        "Service/varroa-dex", "StatefulSet/varroa-nats", "Deployment/varroa-dex",
+        "ServiceAccount/varroa-dashboard", "Secret/varroa-dashboard-oidc", "Deployment/varroa-dashboard",
+        "Service/varroa-dashboard", "PodDisruptionBudget/varroa-dashboard");
     assertThat(chart.template(core()).kindsAndNames())
         .containsExactlyInAnyOrderElementsOf(Stream.concat(operatorAndGateway.stream(), coreOnly.stream()).toList());
     assertThat(chart.template(member()).kindsAndNames()).containsExactlyInAnyOrderElementsOf(operatorAndGateway);

@@ -26,6 +26,11 @@ public final class ChartNatsConfig {
   /** The same from a render of the caller's own values (e.g. recordStore.enabled, which adds the recorder user). */
   public static String forLoopback(RenderedManifests manifests, Map<String, String> environment) {
     String rendered = manifests.get(ConfigMap.class, "varroa-nats").getData().get("nats.conf");
+    // The BFF's user is in every default render; a test about other users need not name its password.
+    if (rendered.contains("$DASHBOARD_PASSWORD") && !environment.containsKey("DASHBOARD_PASSWORD")) {
+      environment = new java.util.LinkedHashMap<>(environment);
+      environment.put("DASHBOARD_PASSWORD", "dashboard-" + java.util.UUID.randomUUID());
+    }
     String variables = environment.entrySet().stream()
         .map(e -> e.getKey() + ": \"" + e.getValue() + "\"\n").collect(Collectors.joining());
     return variables + rendered.replaceAll("(?m)^\\s*(listen|http|store_dir):.*$", "");
