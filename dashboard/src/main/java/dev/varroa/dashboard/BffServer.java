@@ -79,7 +79,9 @@ public final class BffServer implements AutoCloseable {
     context.addServlet(new ServletHolder("probe-live", new Probe(() -> true)), "/healthz");
     context.addServlet(new ServletHolder("probe-ready", new Probe(() -> parts.natsConnected().getAsBoolean()
         && policy.loaded())), "/readyz");
-    context.addServlet(new ServletHolder("login", new LoginServlet(login, sessions)), "/auth/*");
+    context.addServlet(new ServletHolder("login", new LoginServlet(login, sessions, java.util.Map.of(
+        "issuer", parts.issuer().issuer(), "clientId", oidc.cliClientId(), "scopes", oidc.scopes(),
+        "usernameClaim", oidc.usernameClaim()))), "/auth/*");
     ServletHolder api = new ServletHolder("api", new ReadApiServlet(reads, new CallerAuthenticator(tokens, sessions),
         parts.live().create(reads)));
     api.setAsyncSupported(true);

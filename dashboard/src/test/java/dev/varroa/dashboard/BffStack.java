@@ -55,8 +55,8 @@ public final class BffStack implements AutoCloseable {
     secret.toFile().deleteOnExit();
     java.nio.file.Files.writeString(secret, OidcProvider.WEB_CLIENT_SECRET + "\n");
     return new OidcSettings(URI.create(provider.issuer()), OidcProvider.WEB_CLIENT_ID, Optional.of(secret),
-        Set.of(OidcProvider.WEB_CLIENT_ID), "sub", "groups", List.of("openid", "profile", "email"),
-        URI.create("http://localhost:" + port));
+        Set.of(OidcProvider.WEB_CLIENT_ID, OidcProvider.NATIVE_CLIENT_ID), "sub", "groups",
+        List.of("openid", "profile", "email"), URI.create("http://localhost:" + port), OidcProvider.NATIVE_CLIENT_ID);
   }
 
   public static BffStack start(KubernetesClient client, Path cache, Connection operatorBus, Connection bffBus,

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,10 +26,13 @@ public final class LoginServlet extends HttpServlet {
 
   private final AuthorizationCodeLogin login;
   private final SessionStore sessions;
+  private final Map<String, Object> config;
 
-  public LoginServlet(AuthorizationCodeLogin login, SessionStore sessions) {
+  /** @param config what GET /auth/config tells a command-line client: the issuer, its client and scopes */
+  public LoginServlet(AuthorizationCodeLogin login, SessionStore sessions, Map<String, Object> config) {
     this.login = login;
     this.sessions = sessions;
+    this.config = Map.copyOf(config);
   }
 
   @Override
@@ -41,6 +45,7 @@ public final class LoginServlet extends HttpServlet {
         response.sendRedirect(started.authorizationUri().toString());
       }
       case "/callback" -> callback(request, response);
+      case "/config" -> JsonResponses.write(response, 200, config);
       case "/logout" -> {
         CallerAuthenticator.sessionId(request).ifPresent(sessions::close);
         cookie(response, SessionStore.COOKIE, "", Duration.ZERO);

@@ -22,13 +22,16 @@ import java.util.Set;
  * @param scopes what the browser login asks for (VARROA_OIDC_SCOPES, default "openid profile email groups")
  * @param publicUrl the browser-facing base URL of the BFF (VARROA_BFF_PUBLIC_URL); the redirect URI is
  *     &lt;publicUrl&gt;/auth/callback
+ * @param cliClientId the public client varroactl logs in with (VARROA_OIDC_CLI_CLIENT_ID, default varroactl);
+ *     GET /auth/config tells varroactl the issuer and this client
  */
 public record OidcSettings(URI issuer, String clientId, Optional<Path> clientSecretFile, Set<String> audiences,
-    String usernameClaim, String groupsClaim, List<String> scopes, URI publicUrl) {
+    String usernameClaim, String groupsClaim, List<String> scopes, URI publicUrl, String cliClientId) {
 
   public static final String DEFAULT_CLIENT_ID = "varroa-dashboard";
   public static final String DEFAULT_USERNAME_CLAIM = "email";
   public static final String DEFAULT_GROUPS_CLAIM = "groups";
+  public static final String DEFAULT_CLI_CLIENT_ID = "varroactl";
   public static final String DEFAULT_SCOPES = "openid profile email groups";
 
   public OidcSettings {
@@ -59,7 +62,8 @@ public record OidcSettings(URI issuer, String clientId, Optional<Path> clientSec
     URI publicUrl = url(env, "VARROA_BFF_PUBLIC_URL", "http://localhost:" + httpPort);
     return new OidcSettings(issuer, clientId, secret, audiences,
         value(env, "VARROA_OIDC_USERNAME_CLAIM", DEFAULT_USERNAME_CLAIM),
-        value(env, "VARROA_OIDC_GROUPS_CLAIM", DEFAULT_GROUPS_CLAIM), scopes, publicUrl);
+        value(env, "VARROA_OIDC_GROUPS_CLAIM", DEFAULT_GROUPS_CLAIM), scopes, publicUrl,
+        value(env, "VARROA_OIDC_CLI_CLIENT_ID", DEFAULT_CLI_CLIENT_ID));
   }
 
   private static String value(Map<String, String> env, String name, String fallback) {
