@@ -5,12 +5,15 @@ import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
 import dev.varroa.api.v1alpha1.ControllerSettings;
+import dev.varroa.api.v1alpha1.JenkinsRole;
+import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.StatefulSetName;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -44,7 +47,8 @@ import java.util.stream.Collectors;
 
 /**
  * The Controller reconciler's informers: every input a Controller resolves from (defaults, classes,
- * profiles, bundles and their renders, pod templates, update centers, Secrets) and every object it owns.
+ * profiles, bundles and their renders, pod templates, update centers, JenkinsRoles and JenkinsRoleBindings,
+ * Secrets) and every object it owns.
  * Each maps a change to the Controllers it concerns, so a change lands at once; a pass reads them all
  * from here and sends no GET an informer could answer.
  */
@@ -60,6 +64,8 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   private final InformerEventSource<ComposedBundle, Controller> bundles;
   private final InformerEventSource<PodTemplate, Controller> podTemplates;
   private final InformerEventSource<UpdateCenter, Controller> updateCenters;
+  private final InformerEventSource<JenkinsRole, Controller> jenkinsRoles;
+  private final InformerEventSource<JenkinsRoleBinding, Controller> jenkinsRoleBindings;
   private final InstallationDefaults installation;
   private final Map<Class<? extends HasMetadata>, InformerEventSource<? extends HasMetadata, Controller>> owned =
       new LinkedHashMap<>();
@@ -80,6 +86,12 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
     podTemplates = informer(context, PodTemplate.class, null,
         t -> controllers(ctrl -> inNamespace(ctrl, t.getMetadata().getNamespace())));
     updateCenters = informer(context, UpdateCenter.class, null, u -> all());
+    // the mapper sees only the binding's new state: a binding that left a namespace must still reach its Controllers
+    jenkinsRoleBindings = informer(context, JenkinsRoleBinding.class, null, b -> all());
+    jenkinsRoles = informer(context, JenkinsRole.class, null, r -> controllers(ctrl -> jenkinsRoleBindings().stream()
+        .anyMatch(b -> b.getSpec() != null && b.getSpec().roleRef != null
+            && r.getMetadata().getName().equals(b.getSpec().roleRef.name)
+            && JenkinsAuthorizationRenderer.appliesTo(b, ctrl.getMetadata().getNamespace()))));
     InformerEventSource<Secret, Controller> secrets = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Secret.class, Controller.class)
             .withFieldSelector(new FieldSelector(List.of(new FieldSelector.Field("type", HELM_RELEASE_SECRET, true))))
@@ -108,7 +120,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
 
   List<EventSource<?, Controller>> eventSources() {
     List<EventSource<?, Controller>> all = new ArrayList<>(List.of(defaults, classes, profiles, bundles, podTemplates,
-        updateCenters));
+        updateCenters, jenkinsRoles, jenkinsRoleBindings));
     all.addAll(owned.values());
     return all;
   }
@@ -146,6 +158,16 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
   @Override
   public List<UpdateCenter> updateCenters() {
     return updateCenters.list(u -> true).toList();
+  }
+
+  @Override
+  public List<JenkinsRoleBinding> jenkinsRoleBindings() {
+    return jenkinsRoleBindings.list(b -> true).toList();
+  }
+
+  @Override
+  public Optional<JenkinsRole> jenkinsRole(String name) {
+    return jenkinsRoles.get(new ResourceID(name));
   }
 
   @Override
@@ -230,6 +252,11 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
       return owners;
     }
     String name = secret.getMetadata().getName();
+    // the Jenkins login's client secret reaches every Controller a JenkinsRoleBinding renders the realm for
+    if (installation.jenkinsLogin().filter(l -> l.clientSecretName().equals(name)
+        && l.clientSecretNamespace().equals(secret.getMetadata().getNamespace())).isPresent()) {
+      return all();
+    }
     boolean inDefaults = listsSecret(defaults().map(d -> d.getSpec()).orElse(null), name);
     return controllers(c -> inNamespace(c, secret.getMetadata().getNamespace()) && c.getSpec() != null
         && (inDefaults || listsSecret(c.getSpec(), name) || (c.getSpec().classRef != null

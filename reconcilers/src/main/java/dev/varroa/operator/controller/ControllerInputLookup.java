@@ -2,6 +2,8 @@ package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.JenkinsRole;
+import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
@@ -30,6 +32,15 @@ interface ControllerInputLookup {
   List<UpdateCenter> updateCenters();
 
   List<PodTemplate> podTemplates(String namespace);
+
+  /** Every JenkinsRoleBinding of the cluster; the renderer picks those that apply to a Controller. */
+  default List<JenkinsRoleBinding> jenkinsRoleBindings() {
+    return List.of();
+  }
+
+  default Optional<JenkinsRole> jenkinsRole(String name) {
+    return Optional.empty();
+  }
 
   /** What the installation gives a Controller its levels leave open (the mite image, the plugin download URL). */
   default InstallationDefaults installation() {

@@ -12,6 +12,7 @@ import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerRenderCheck;
 import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.SettingsProblem;
 import dev.varroa.operator.render.UpdateCenterCoverage;
@@ -105,8 +106,28 @@ final class ControllerInputResolver {
     if (lacking.isPresent()) {
       return new Blocked(lacking.get());
     }
+
+    JenkinsAuthorizationRenderer.Outcome authorization = JenkinsAuthorizationRenderer.render(
+        new JenkinsAuthorizationRenderer.Request(namespace, lookup.jenkinsRoleBindings(), lookup::jenkinsRole,
+            profile.get().getMetadata().getName(), describe(bundleName, bundle.isPresent()), rendered,
+            lookup.installation().jenkinsLogin()));
+    if (authorization instanceof JenkinsAuthorizationRenderer.Refused refusedAuthorization) {
+      return new Blocked(refusedAuthorization.message());
+    }
+    Optional<JenkinsAuthorizationRenderer.Authorization> rendersAuthorization =
+        authorization instanceof JenkinsAuthorizationRenderer.Rendered r ? Optional.of(r.authorization())
+            : Optional.empty();
+    // the client secret travels as this variable: a Controller's own secret of that name would be overwritten
+    if (rendersAuthorization.flatMap(JenkinsAuthorizationRenderer.Authorization::realm).isPresent()) {
+      for (int i = 0; i < resolved.secrets().size(); i++) {
+        if (JenkinsAuthorizationRenderer.CLIENT_SECRET_VARIABLE.equals(resolved.secrets().get(i).name)) {
+          return new Blocked("spec.secrets[" + i + "].name is " + JenkinsAuthorizationRenderer.CLIENT_SECRET_VARIABLE
+              + ", the variable that carries the Jenkins login's OIDC client secret; fix: rename that secret variable");
+        }
+      }
+    }
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
-        lookup.podTemplates(namespace), lookup.installation()));
+        lookup.podTemplates(namespace), lookup.installation(), rendersAuthorization));
   }
 
   private static String describe(String bundleName, boolean composed) {

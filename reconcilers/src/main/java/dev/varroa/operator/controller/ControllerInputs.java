@@ -6,6 +6,7 @@ import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.render.ChannelEndpoint;
 import dev.varroa.operator.render.InstallationDefaults;
+import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.ResolvedController;
 import java.util.List;
@@ -15,16 +16,17 @@ import java.util.Optional;
  * Everything one Controller pass renders from, gathered from the caches by {@link ControllerInputResolver}.
  *
  * @param bundleName the ComposedBundle in force, or varroa-starter
+ * @param authorization Jenkins' authorization from the JenkinsRoleBindings that apply; empty: none applies
  */
 record ControllerInputs(ResolvedController resolved, JenkinsVersionProfile profile, String bundleName,
     RenderedBundle rendered, Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates,
-    InstallationDefaults installation) {
+    InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization) {
   ControllerInputs {
     podTemplates = List.copyOf(podTemplates);
   }
 
   RenderInput renderInput(Optional<ChannelEndpoint> channel) {
     return new RenderInput(resolved, profile, rendered, updateCenter, podTemplates,
-        channel.orElseGet(ChannelEndpoint::unconfigured), installation);
+        channel.orElseGet(ChannelEndpoint::unconfigured), installation, authorization);
   }
 }

@@ -44,7 +44,8 @@ final class MiteSecrets {
     return new Resolution(values, Optional.empty());
   }
 
-  private static byte[] value(Secret secret, String key) {
+  /** The key's value from data or stringData; null when the Secret has no such key. */
+  static byte[] value(Secret secret, String key) {
     if (secret.getData() != null && secret.getData().containsKey(key)) {
       return Base64.getDecoder().decode(secret.getData().get(key));
     }

@@ -15,9 +15,10 @@ import java.util.Optional;
  *     when the update center in force does not serve it; empty: from the update center like every other plugin
  * @param recordStore the installation runs the build record store (chart: recordStore.enabled), which the claim
  *     gate needs
+ * @param jenkinsLogin the OpenID provider people sign in to Jenkins with (chart: jenkinsLogin.*); empty: no realm
  */
 public record InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl,
-    Optional<String> varroaPluginUrl, boolean recordStore) {
+    Optional<String> varroaPluginUrl, boolean recordStore, Optional<JenkinsLogin> jenkinsLogin) {
   public static final String ENV_MITE_IMAGE = "VARROA_MITE_IMAGE";
   public static final String ENV_PLUGIN_DOWNLOAD_URL = "VARROA_PLUGIN_DOWNLOAD_URL";
   /** An http(s) URL of the varroa .hpi, written into plugins.txt as {@code varroa:<version>:<url>}. */
@@ -29,6 +30,7 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
   public static final String UPDATE_CENTER_NAME = "installation";
 
   public InstallationDefaults {
+    java.util.Objects.requireNonNull(jenkinsLogin, "jenkinsLogin");
     pluginDownloadUrl.ifPresent(url -> {
       if (!url.matches("^https?://.+") || !url.replaceAll("/+$", "").endsWith(DOWNLOAD_SUFFIX)) {
         throw new IllegalArgumentException(ENV_PLUGIN_DOWNLOAD_URL + " (chart value pluginUpdateCenterDownloadURL) is '"
@@ -48,6 +50,17 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
     this(miteImage, pluginDownloadUrl, Optional.empty(), false);
   }
 
+  /** An installation without a Jenkins login provider. */
+  public InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl, Optional<String> varroaPluginUrl,
+      boolean recordStore) {
+    this(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, Optional.empty());
+  }
+
+  /** The same installation, signing people in to Jenkins through {@code login}. */
+  public InstallationDefaults withJenkinsLogin(Optional<JenkinsLogin> login) {
+    return new InstallationDefaults(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, login);
+  }
+
   public static InstallationDefaults none() {
     return new InstallationDefaults(ControllerSettingsResolver.DEFAULT_MITE_IMAGE, Optional.empty());
   }
@@ -63,7 +76,8 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
     }
     return new InstallationDefaults(image.isEmpty() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : image,
         download.isEmpty() ? Optional.empty() : Optional.of(download),
-        varroaPlugin.isEmpty() ? Optional.empty() : Optional.of(varroaPlugin), recordStore.equals("true"));
+        varroaPlugin.isEmpty() ? Optional.empty() : Optional.of(varroaPlugin), recordStore.equals("true"),
+        JenkinsLogin.fromEnv(env));
   }
 
   /**

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The ConfigMap mounted as CASC_JENKINS_CONFIG: the bundle's rendered JCasC, Varroa's cloud
- * fragment and, unless the bundle sets both realm and strategy, Varroa's security fragment. It holds no secret value: JCasC names secrets as ${NAME}, which resolve from the files
+ * fragment, the JenkinsRoleBindings' authorization when any applies and, unless the bundle and that
+ * file set both realm and strategy, Varroa's security fragment. It holds no secret value: JCasC names secrets as ${NAME}, which resolve from the files
  * the mite writes under /run/secrets. Its name carries no digest, so a JCasC change never touches
  * the pod template.
  */
@@ -24,7 +25,9 @@ public final class JcascConfigMapRenderer {
     Map<String, String> data = new LinkedHashMap<>();
     data.put(JCASC_KEY, input.bundle().jcascText());
     data.put(KubernetesCloudFragment.FILE, KubernetesCloudFragment.render(input));
-    SecurityFragment.render(input.bundle()).ifPresent(security -> data.put(SecurityFragment.FILE, security));
+    input.authorization().ifPresent(a -> data.put(JenkinsAuthorizationRenderer.FILE, a.yaml()));
+    SecurityFragment.render(input.bundle(), input.authorization().map(JenkinsAuthorizationRenderer.Authorization::paths)
+        .orElse(java.util.Set.of())).ifPresent(security -> data.put(SecurityFragment.FILE, security));
     ConfigMap configMap = new ConfigMapBuilder()
         .withMetadata(OwnedMetadata.of(input.names().cascConfigMap(), controller.namespace(), controller))
         .withData(data)

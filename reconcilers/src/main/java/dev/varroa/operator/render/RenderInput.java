@@ -19,14 +19,23 @@ import java.util.Optional;
  *     matches are rendered into the Kubernetes cloud
  * @param channel the gateway endpoint, the CA and the token verification key the pod is given
  * @param installation what the chart gives every Controller (where the Varroa plugin's .hpi is, the record store)
+ * @param authorization Jenkins' authorization from the JenkinsRoleBindings that apply; empty: none applies
  */
 public record RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
     Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
-    InstallationDefaults installation) {
+    InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization) {
   public RenderInput {
     podTemplates = List.copyOf(podTemplates);
     java.util.Objects.requireNonNull(channel, "channel");
     java.util.Objects.requireNonNull(installation, "installation");
+    java.util.Objects.requireNonNull(authorization, "authorization");
+  }
+
+  /** A render no JenkinsRoleBinding applies to. */
+  public RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
+      Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
+      InstallationDefaults installation) {
+    this(controller, profile, bundle, updateCenter, podTemplates, channel, installation, Optional.empty());
   }
 
   /** A render for an installation without settings of its own. */

@@ -4,6 +4,7 @@ import dev.varroa.bundle.render.RenderedBundle;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Varroa's own JCasC for Jenkins' security, so no Controller starts unsecured: the Varroa security realm
@@ -24,11 +25,16 @@ public final class SecurityFragment {
 
   /** The fragment's YAML; empty when the bundle sets both realm and strategy itself. */
   public static Optional<String> render(RenderedBundle bundle) {
+    return render(bundle, Set.of());
+  }
+
+  /** The fragment's YAML without the paths another Varroa file ({@code taken}, e.g. the JenkinsRoleBindings') sets. */
+  public static Optional<String> render(RenderedBundle bundle, Set<String> taken) {
     Map<String, Object> jenkins = new LinkedHashMap<>();
-    if (!sets(bundle, REALM_PATH)) {
+    if (!sets(bundle, REALM_PATH) && !taken.contains(REALM_PATH)) {
       jenkins.put("securityRealm", Map.of(SYMBOL, Map.of()));
     }
-    if (!sets(bundle, STRATEGY_PATH)) {
+    if (!sets(bundle, STRATEGY_PATH) && !taken.contains(STRATEGY_PATH)) {
       jenkins.put("authorizationStrategy", Map.of(SYMBOL, Map.of()));
     }
     if (jenkins.isEmpty()) {
