@@ -1,0 +1,89 @@
+package dev.varroa.dashboard.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.varroa.dashboard.identity.Caller;
+import dev.varroa.protocol.bus.v1.AccessBinding;
+import dev.varroa.protocol.bus.v1.AccessPolicy;
+import dev.varroa.protocol.bus.v1.AccessRole;
+import dev.varroa.protocol.bus.v1.AccessRule;
+import dev.varroa.protocol.bus.v1.AccessSubject;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The decision over VarroaRoleBindings: users, groups, namespaces, controllers by name and label, none. */
+class GrantsTest {
+
+  private static final Permission LIST_CONTROLLERS = Permission.of("list", "controllers");
+  private static final Permission LIST_ACTIVITY = Permission.of("list", "activity");
+  private static final Target ORDERS = Target.controller("eu-1", "team-a", "orders", Map.of("tier", "prod"));
+  private static final Target BILLING = Target.controller("eu-1", "team-a", "billing", Map.of("tier", "dev"));
+  private static final Target SEARCH = Target.controller("eu-2", "team-b", "search", Map.of("tier", "prod"));
+
+  private static final AccessPolicy POLICY = AccessPolicy.newBuilder()
+      .addRoles(role("reader", AccessRule.newBuilder().addVerbs("list").addVerbs("get").addResources("*")))
+      .addRoles(role("prod", AccessRule.newBuilder().addVerbs("all").addResources("controllers")
+          .putControllerLabels("tier", "prod")))
+      .addRoles(role("orders-only", AccessRule.newBuilder().addVerbs("list").addResources("controllers")
+          .addControllers("orders").addClusters("eu-1")))
+      .addBindings(binding("sre-everything", "reader", "Group", "sre"))
+      .addBindings(binding("bob-team-b", "reader", "User", "bob").toBuilder().addNamespaces("team-b"))
+      .addBindings(binding("carol-prod", "prod", "User", "carol"))
+      .addBindings(binding("erin-orders", "orders-only", "User", "erin"))
+      .addBindings(binding("ghost", "no-such-role", "User", "frank"))
+      .build();
+
+  @Test
+  void aGroupBindingCoversEveryMember() {
+    Grants grants = Grants.of(new Caller("alice", List.of("sre")), POLICY);
+    assertThat(grants.bindings()).containsExactly("sre-everything");
+    assertThat(List.of(ORDERS, BILLING, SEARCH)).allMatch(t -> grants.allows(LIST_CONTROLLERS, t));
+    assertThat(grants.allows(LIST_ACTIVITY, Target.cluster("eu-1"))).as("installation-wide events").isTrue();
+    assertThat(grants.allows(Permission.of("watch", "activity"), ORDERS)).as("watch is not granted").isFalse();
+  }
+
+  @Test
+  void aNamespaceScopedBindingSeesOnlyItsNamespaceAndNoInstallationWideEvents() {
+    Grants grants = Grants.of(new Caller("bob", List.of()), POLICY);
+    assertThat(grants.allows(LIST_CONTROLLERS, SEARCH)).isTrue();
+    assertThat(grants.allows(LIST_CONTROLLERS, ORDERS)).isFalse();
+    assertThat(grants.allows(LIST_ACTIVITY, Target.cluster("eu-2"))).isFalse();
+  }
+
+  @Test
+  void rulesByLabelAndByNameAndCluster() {
+    Grants carol = Grants.of(new Caller("carol", List.of()), POLICY);
+    assertThat(carol.allows(LIST_CONTROLLERS, ORDERS)).isTrue();
+    assertThat(carol.allows(LIST_CONTROLLERS, SEARCH)).isTrue();
+    assertThat(carol.allows(LIST_CONTROLLERS, BILLING)).isFalse();
+    assertThat(carol.allows(Permission.of("watch", "controllers"), ORDERS)).as("all covers every verb").isTrue();
+    Grants erin = Grants.of(new Caller("erin", List.of()), POLICY);
+    assertThat(erin.allows(LIST_CONTROLLERS, ORDERS)).isTrue();
+    assertThat(erin.allows(LIST_CONTROLLERS, BILLING)).isFalse();
+    assertThat(erin.allows(LIST_CONTROLLERS, Target.controller("eu-2", "team-a", "orders", Map.of()))).isFalse();
+  }
+
+  @Test
+  void noBindingNoDataAndTheRefusalNamesThePermission() {
+    Grants dave = Grants.of(new Caller("dave", List.of("devs")), POLICY);
+    assertThat(dave.anywhere(LIST_CONTROLLERS)).isFalse();
+    assertThatThrownBy(() -> dave.requireAnywhere(LIST_CONTROLLERS)).isInstanceOf(Forbidden.class)
+        .hasMessageContaining("list controllers").hasMessageContaining("no VarroaRoleBinding names");
+    Grants frank = Grants.of(new Caller("frank", List.of()), POLICY);
+    assertThat(frank.bindings()).as("a binding to a missing role names the user but grants nothing")
+        .containsExactly("ghost");
+    assertThatThrownBy(() -> Grants.of(new Caller("bob", List.of()), POLICY).require(LIST_CONTROLLERS, ORDERS))
+        .isInstanceOf(Forbidden.class).hasMessageContaining("team-a/orders").hasMessageContaining("bob-team-b");
+  }
+
+  private static AccessRole role(String name, AccessRule.Builder rule) {
+    return AccessRole.newBuilder().setName(name).addRules(rule).build();
+  }
+
+  private static AccessBinding binding(String name, String role, String kind, String subject) {
+    return AccessBinding.newBuilder().setName(name).setRole(role)
+        .addSubjects(AccessSubject.newBuilder().setKind(kind).setName(subject)).build();
+  }
+}
