@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.VarroaRole;
 import dev.varroa.api.v1alpha1.VarroaRoleBinding;
+import dev.varroa.dashboard.BffServer;
 import dev.varroa.dashboard.BffStack;
+import dev.varroa.dashboard.identity.IssuerEndpoints;
+import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.reads.RecordReads;
 import dev.varroa.protocol.BusNames;
@@ -35,6 +38,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -72,6 +76,7 @@ class McpToolsIT {
   private static Connection operatorBus;
   private static Connection bffBus;
   private static BffStack stack;
+  private static BffServer bare;
   private static final Map<String, String> TOKENS = new HashMap<>();
   private static final Map<String, McpSyncClient> CLIENTS = new HashMap<>();
 
@@ -112,7 +117,12 @@ class McpToolsIT {
     operatorBus = NATS.server().connect();
     bffBus = NATS.server().connect();
     stack = BffStack.start(client, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT,
-        RecordReads.none(), reads -> new LiveStreams(), McpEndpoint.mount());
+        new RecordedRuns(), reads -> new LiveStreams(), McpEndpoint.mount(RecordedRuns::tail));
+    // a second BFF on the same bus without a record store or console logs, as a default install runs
+    OidcSettings oidc = BffStack.oidc(OIDC.provider(), PORT);
+    bare = BffServer.start(BffStack.freePort(), new BffServer.Parts(() -> bffBus, () -> true, BffStack.CLUSTER, oidc,
+        IssuerEndpoints.discover(oidc.issuer()), RecordReads.none(), reads -> new LiveStreams(), McpEndpoint.mount()),
+        Clock.systemUTC());
     for (String name : List.of("alice", "bob", "dave")) {
       TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, name + "-password")
           .idToken());
@@ -127,6 +137,9 @@ class McpToolsIT {
   @AfterAll
   static void stop() throws Exception {
     CLIENTS.values().forEach(McpSyncClient::closeGracefully);
+    if (bare != null) {
+      bare.close();
+    }
     if (stack != null) {
       stack.close();
     }
@@ -272,28 +285,82 @@ class McpToolsIT {
   }
 
   @Test
-  void badArgumentsAndMissingStoresAreErrorsThatSayWhy() throws Exception {
+  void badArgumentsAreErrorsNamingTheArgument() throws Exception {
     McpSchema.CallToolResult limit = call("alice", "list_activity", Map.of("limit", 0));
     assertThat(limit.isError()).isTrue();
     assertThat(text(limit, 0)).contains("limit");
 
-    McpSchema.CallToolResult attention = call("alice", "list_controllers", Map.of("namespace", "Not_A_Namespace"));
-    assertThat(attention.isError()).isTrue();
-    assertThat(JSON.readTree(text(attention, 1)).path("parameter").asText()).isEqualTo("namespace");
+    McpSchema.CallToolResult namespace = call("alice", "list_controllers", Map.of("namespace", "Not_A_Namespace"));
+    assertThat(namespace.isError()).isTrue();
+    assertThat(JSON.readTree(text(namespace, 1)).path("parameter").asText()).isEqualTo("namespace");
 
-    JsonNode activity = structured(call("alice", "list_activity", Map.of("limit", 5)));
-    assertThat(activity.path("items")).isEmpty();
-    assertThat(activity.path("recordStore").asBoolean()).isFalse();
-    JsonNode runs = structured(call("alice", "list_runs", Map.of("namespace", "team-a")));
-    assertThat(runs.path("recordStore").asBoolean()).isFalse();
+    McpSchema.CallToolResult since = call("alice", "list_activity", Map.of("since", "yesterday"));
+    assertThat(since.isError()).isTrue();
+    assertThat(text(since, 0)).contains("since").contains("RFC 3339");
+  }
 
-    McpSchema.CallToolResult run = call("alice", "get_run", Map.of("runId", "0b6e3a52-run"));
-    assertThat(run.isError()).isTrue();
-    assertThat(text(run, 0)).contains("not recorded");
+  @Test
+  void runsActivityAndLogTailsAreFilteredByBinding() throws Exception {
+    JsonNode all = structured(call("alice", "list_runs", Map.of()));
+    assertThat(all.path("recordStore").asBoolean()).isTrue();
+    assertThat(all.path("items")).extracting(r -> r.path("runId").asText()).containsExactly(RecordedRuns.SEARCH_RUN,
+        RecordedRuns.ORDERS_RUN);
+    assertThat(structured(call("bob", "list_runs", Map.of())).path("items"))
+        .extracting(r -> r.path("runId").asText()).containsExactly(RecordedRuns.SEARCH_RUN);
 
-    McpSchema.CallToolResult tail = call("alice", "get_run_log_tail", Map.of("runId", "0b6e3a52-run"));
-    assertThat(tail.isError()).isTrue();
-    assertThat(text(tail, 0)).contains("console logs are not served");
+    JsonNode run = structured(call("alice", "get_run", Map.of("runId", RecordedRuns.ORDERS_RUN)));
+    assertThat(run.path("job").asText()).isEqualTo("deploy");
+    assertThat(run.path("stages").get(0).path("name").asText()).isEqualTo("Build");
+    McpSchema.CallToolResult deniedRun = call("bob", "get_run", Map.of("runId", RecordedRuns.ORDERS_RUN));
+    assertThat(deniedRun.isError()).isTrue();
+    assertThat(text(deniedRun, 0)).contains("get runs");
+
+    JsonNode activity = structured(call("bob", "list_activity", Map.of("limit", 10)));
+    assertThat(activity.path("items")).extracting(e -> e.path("controller").asText()).containsExactly("search");
+
+    McpSchema.CallToolResult tail = call("alice", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN,
+        "maxBytes", 12));
+    JsonNode end = structured(tail);
+    assertThat(JSON.readTree(text(tail, 0))).isEqualTo(end);
+    assertThat(end.path("text").asText()).isEqualTo("Finished: OK");
+    assertThat(end.path("from").asLong()).isEqualTo(RecordedRuns.LOG.length() - 12);
+    assertThat(end.path("size").asLong()).isEqualTo(RecordedRuns.LOG.length());
+    assertThat(end.path("truncated").asBoolean()).isTrue();
+    assertThat(end.path("complete").asBoolean()).isTrue();
+    assertThat(structured(call("alice", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN)))
+        .path("text").asText()).isEqualTo(RecordedRuns.LOG);
+
+    McpSchema.CallToolResult deniedLog = call("bob", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN));
+    assertThat(deniedLog.isError()).isTrue();
+    assertThat(text(deniedLog, 0)).contains("get logs");
+    McpSchema.CallToolResult tooMuch = call("alice", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN,
+        "maxBytes", 2 * 1024 * 1024));
+    assertThat(tooMuch.isError()).isTrue();
+    assertThat(text(tooMuch, 0)).contains("maxBytes");
+  }
+
+  @Test
+  void withoutRecordStoreOrConsoleLogsTheToolsSaySo() {
+    McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(bare.url())
+        .endpoint(McpEndpoint.PATH)
+        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + TOKENS.get("alice")))
+        .build()).requestTimeout(Duration.ofSeconds(20)).build();
+    try {
+      client.initialize();
+      McpSchema.CallToolResult activity = client.callTool(new McpSchema.CallToolRequest("list_activity", Map.of()));
+      assertThat(structured(activity).path("items")).isEmpty();
+      assertThat(structured(activity).path("recordStore").asBoolean()).isFalse();
+      McpSchema.CallToolResult run = client.callTool(new McpSchema.CallToolRequest("get_run",
+          Map.of("runId", RecordedRuns.ORDERS_RUN)));
+      assertThat(run.isError()).isTrue();
+      assertThat(text(run, 0)).contains("not recorded");
+      McpSchema.CallToolResult tail = client.callTool(new McpSchema.CallToolRequest("get_run_log_tail",
+          Map.of("runId", RecordedRuns.ORDERS_RUN)));
+      assertThat(tail.isError()).isTrue();
+      assertThat(text(tail, 0)).contains("console logs are not served");
+    } finally {
+      client.closeGracefully();
+    }
   }
 
   private static McpSyncClient client(String user) {
