@@ -1,0 +1,415 @@
+package dev.varroa.dashboard.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.VarroaRole;
+import dev.varroa.api.v1alpha1.VarroaRoleBinding;
+import dev.varroa.dashboard.BffServer;
+import dev.varroa.dashboard.BffStack;
+import dev.varroa.dashboard.identity.IssuerEndpoints;
+import dev.varroa.dashboard.identity.OidcSettings;
+import dev.varroa.dashboard.api.LiveStreams;
+import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.bus.v1.ClusterPresence;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.WithKubeApiServer;
+import dev.varroa.testfixtures.nats.NatsServerExtension;
+import dev.varroa.testfixtures.oidc.BrowserLogin;
+import dev.varroa.testfixtures.oidc.OidcProvider;
+import dev.varroa.testfixtures.oidc.OidcProviderExtension;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.nats.client.Connection;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The MCP tools through a real MCP client session over Streamable HTTP, against the BFF in front of a real operator,
+ * API server, NATS and OpenID provider: the tool list with schemas, structured content equal to its text, the
+ * VarroaRoleBinding matrix (everywhere, one namespace, none), no token, and a registered cluster gone silent.
+ */
+@WithKubeApiServer
+class McpToolsIT {
+
+  private static final int PORT = freePort();
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_activity",
+      "list_runs", "get_run", "get_run_log_tail");
+
+  @RegisterExtension
+  static final NatsServerExtension NATS = new NatsServerExtension();
+
+  @RegisterExtension
+  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(user("alice"), user("bob"),
+      user("dave")), List.of(BffStack.redirectUri(PORT)));
+
+  private static Connection operatorBus;
+  private static Connection bffBus;
+  private static BffStack stack;
+  private static BffServer bare;
+  private static final Map<String, String> TOKENS = new HashMap<>();
+  private static final Map<String, McpSyncClient> CLIENTS = new HashMap<>();
+
+  private static int freePort() {
+    try {
+      return BffStack.freePort();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static OidcProvider.User user(String name) {
+    return new OidcProvider.User(name, name, name + "-password", name + "@example.com");
+  }
+
+  @BeforeAll
+  static void start(KubeApiServer kube, @TempDir Path cache) throws Exception {
+    KubernetesClient client = kube.client();
+    for (String ns : List.of("team-a", "team-b")) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+          .create();
+    }
+    controller(client, "team-a", "orders");
+    controller(client, "team-a", "billing");
+    controller(client, "team-b", "search");
+    apply(client, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: VarroaRole
+        metadata: {name: reader}
+        spec:
+          rules:
+            - verbs: [list, get, watch]
+              resources: ["*"]
+        """, VarroaRole.class);
+    binding(client, "alice-reads-all", "User", "alice", null);
+    binding(client, "bob-reads-team-b", "User", "bob", "team-b");
+
+    operatorBus = NATS.server().connect();
+    bffBus = NATS.server().connect();
+    stack = BffStack.start(client, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT,
+        new RecordedRuns(), reads -> new LiveStreams(), McpEndpoint.mount(RecordedRuns::tail));
+    // a second BFF on the same bus without a record store or console logs, as a default install runs
+    OidcSettings oidc = BffStack.oidc(OIDC.provider(), PORT);
+    bare = BffServer.start(BffStack.freePort(), new BffServer.Parts(() -> bffBus, () -> true, BffStack.CLUSTER, oidc,
+        IssuerEndpoints.discover(oidc.issuer()), RecordReads.none(), reads -> new LiveStreams(), McpEndpoint.mount()),
+        Clock.systemUTC());
+    for (String name : List.of("alice", "bob", "dave")) {
+      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, name + "-password")
+          .idToken());
+    }
+    // the policy and every row have arrived once alice's tool lists all three
+    await().atMost(DEADLINE).until(() -> {
+      McpSchema.CallToolResult result = call("alice", "list_controllers", Map.of());
+      return !result.isError() && structured(result).path("controllers").size() == 3;
+    });
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    CLIENTS.values().forEach(McpSyncClient::closeGracefully);
+    if (bare != null) {
+      bare.close();
+    }
+    if (stack != null) {
+      stack.close();
+    }
+    operatorBus.close();
+    bffBus.close();
+  }
+
+  @Test
+  void aSessionListsTheReadOnlyToolsWithTheirSchemas() {
+    McpSyncClient alice = client("alice");
+    assertThat(alice.getServerInfo().name()).isEqualTo("varroa-dashboard");
+    List<McpSchema.Tool> tools = alice.listTools().tools();
+    assertThat(tools).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(TOOLS);
+    for (McpSchema.Tool tool : tools) {
+      assertThat(tool.inputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
+      assertThat(tool.outputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
+      assertThat(tool.annotations().readOnlyHint()).as(tool.name()).isTrue();
+      assertThat(tool.annotations().destructiveHint()).as(tool.name()).isFalse();
+    }
+    McpSchema.Tool list = tools.stream().filter(t -> t.name().equals("list_controllers")).findFirst().orElseThrow();
+    assertThat(properties(list.inputSchema())).containsOnlyKeys("cluster", "namespace", "attention");
+    assertThat(properties(list.outputSchema())).containsOnlyKeys("controllers", "clusters");
+    McpSchema.Tool activity = tools.stream().filter(t -> t.name().equals("list_activity")).findFirst().orElseThrow();
+    assertThat(properties(activity.inputSchema())).containsOnlyKeys("cluster", "namespace", "controller", "since",
+        "limit");
+    McpSchema.Tool tail = tools.stream().filter(t -> t.name().equals("get_run_log_tail")).findFirst().orElseThrow();
+    assertThat(properties(tail.inputSchema()).get("maxBytes")).isEqualTo(Map.of("type", "integer", "description",
+        "how many bytes from the end at most", "minimum", 1, "maximum", 1048576, "default", 16384));
+  }
+
+  @Test
+  void listControllersAnswersStructuredContentAndTheSameJsonAsText() throws Exception {
+    McpSchema.CallToolResult result = call("alice", "list_controllers", Map.of());
+    assertThat(result.isError()).isFalse();
+    JsonNode structured = structured(result);
+    assertThat(result.content()).hasSize(1);
+    assertThat(JSON.readTree(text(result, 0))).isEqualTo(structured);
+    assertThat(names(structured.path("controllers"))).containsExactly("team-a/billing", "team-a/orders",
+        "team-b/search");
+    JsonNode row = structured.path("controllers").get(0);
+    assertThat(row.path("cluster").asText()).isEqualTo(BffStack.CLUSTER);
+    assertThat(row.has("attention")).isTrue();
+    assertThat(row.has("lastApply")).isTrue();
+    JsonNode cluster = structured.path("clusters").get(0);
+    assertThat(cluster.path("name").asText()).isEqualTo(BffStack.CLUSTER);
+    assertThat(cluster.path("ok").asBoolean()).isTrue();
+
+    JsonNode filtered = structured(call("alice", "list_controllers", Map.of("namespace", "team-b")));
+    assertThat(names(filtered.path("controllers"))).containsExactly("team-b/search");
+  }
+
+  @Test
+  void oneControllerInFull() {
+    JsonNode orders = await().atMost(DEADLINE).until(() -> structured(call("alice", "get_controller",
+        Map.of("namespace", "team-a", "name", "orders"))), b -> b.path("conditions").size() > 0);
+    assertThat(orders.path("name").asText()).isEqualTo("orders");
+    assertThat(orders.path("cluster").asText()).isEqualTo(BffStack.CLUSTER);
+    assertThat(orders.path("conditions").get(0).has("lastTransitionTime")).isTrue();
+    assertThat(orders.has("lock")).isTrue();
+
+    McpSchema.CallToolResult missing = call("alice", "get_controller", Map.of("namespace", "team-a",
+        "name", "nothing-here"));
+    assertThat(missing.isError()).isTrue();
+    assertThat(text(missing, 0)).contains("team-a/nothing-here").contains("does not exist");
+  }
+
+  @Test
+  void aNamespaceScopedBindingSeesOnlyItsNamespace() throws Exception {
+    assertThat(names(structured(call("bob", "list_controllers", Map.of())).path("controllers")))
+        .containsExactly("team-b/search");
+    McpSchema.CallToolResult denied = call("bob", "get_controller", Map.of("namespace", "team-a", "name", "orders"));
+    assertThat(denied.isError()).isTrue();
+    assertThat(text(denied, 0)).contains("get controllers").contains("team-a/orders");
+    JsonNode body = JSON.readTree(text(denied, 1));
+    assertThat(body.path("error").asText()).isEqualTo("forbidden");
+    assertThat(body.path("missing").path("verb").asText()).isEqualTo("get");
+    assertThat(body.path("missing").path("resource").asText()).isEqualTo("controllers");
+    assertThat(body.path("missing").path("namespace").asText()).isEqualTo("team-a");
+  }
+
+  @Test
+  void aUserWithoutBindingGetsAnErrorNamingTheMissingPermission() {
+    McpSchema.CallToolResult controllers = call("dave", "list_controllers", Map.of());
+    assertThat(controllers.isError()).isTrue();
+    assertThat(controllers.structuredContent()).isNull();
+    assertThat(text(controllers, 0)).contains("may not list controllers").contains("no VarroaRoleBinding names");
+    McpSchema.CallToolResult activity = call("dave", "list_activity", Map.of());
+    assertThat(activity.isError()).isTrue();
+    assertThat(text(activity, 0)).contains("list activity");
+  }
+
+  @Test
+  void withoutAValidTokenInitializeIsRefusedWith401() throws Exception {
+    String initialize = """
+        {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},
+        "clientInfo":{"name":"curl","version":"1"}}}""";
+    HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(stack.url() + "/mcp"))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofString(initialize));
+    HttpResponse<String> none = HTTP.send(post.copy().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(none.statusCode()).isEqualTo(401);
+    assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v)
+        .startsWith("Bearer"));
+    assertThat(JSON.readTree(none.body()).path("error").asText()).isEqualTo("unauthenticated");
+
+    String[] parts = TOKENS.get("alice").split("\\.");
+    String forged = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
+    HttpResponse<String> refused = HTTP.send(post.copy().header("Authorization", "Bearer " + forged).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.statusCode()).isEqualTo(401);
+
+    HttpResponse<String> valid = HTTP.send(post.copy().header("Authorization", "Bearer " + TOKENS.get("alice"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(valid.statusCode()).as(valid.body()).isEqualTo(200);
+
+    McpSyncClient anonymous = McpClient.sync(HttpClientStreamableHttpTransport.builder(stack.url())
+        .endpoint(McpEndpoint.PATH).build()).requestTimeout(Duration.ofSeconds(10)).build();
+    try {
+      assertThatThrownBy(anonymous::initialize).hasStackTraceContaining("401");
+    } finally {
+      anonymous.close();
+    }
+  }
+
+  @Test
+  void aRegisteredClusterThatStopsAnsweringIsNamedNotHidden() throws Exception {
+    // a member whose operator registered and then went silent: its entry is alive, nobody answers its requests
+    BusTopology.ensureClusters(operatorBus);
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("eu-2", ClusterPresence.newBuilder().setName("eu-2")
+        .setRole("member").setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
+    try {
+      McpSchema.CallToolResult result = call("alice", "list_controllers", Map.of());
+      assertThat(result.isError()).isFalse();
+      JsonNode structured = structured(result);
+      assertThat(structured.path("controllers")).hasSize(3);
+      JsonNode silent = StreamSupport.stream(structured.path("clusters").spliterator(), false)
+          .filter(c -> c.path("name").asText().equals("eu-2")).findFirst().orElseThrow();
+      assertThat(silent.path("ok").asBoolean()).isFalse();
+      assertThat(silent.path("reason").asText()).isEqualTo("list unavailable");
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("eu-2");
+    }
+  }
+
+  @Test
+  void badArgumentsAreErrorsNamingTheArgument() throws Exception {
+    McpSchema.CallToolResult limit = call("alice", "list_activity", Map.of("limit", 0));
+    assertThat(limit.isError()).isTrue();
+    assertThat(text(limit, 0)).contains("limit");
+
+    McpSchema.CallToolResult namespace = call("alice", "list_controllers", Map.of("namespace", "Not_A_Namespace"));
+    assertThat(namespace.isError()).isTrue();
+    assertThat(JSON.readTree(text(namespace, 1)).path("parameter").asText()).isEqualTo("namespace");
+
+    McpSchema.CallToolResult since = call("alice", "list_activity", Map.of("since", "yesterday"));
+    assertThat(since.isError()).isTrue();
+    assertThat(text(since, 0)).contains("since").contains("RFC 3339");
+  }
+
+  @Test
+  void runsActivityAndLogTailsAreFilteredByBinding() throws Exception {
+    JsonNode all = structured(call("alice", "list_runs", Map.of()));
+    assertThat(all.path("recordStore").asBoolean()).isTrue();
+    assertThat(all.path("items")).extracting(r -> r.path("runId").asText()).containsExactly(RecordedRuns.SEARCH_RUN,
+        RecordedRuns.ORDERS_RUN);
+    assertThat(structured(call("bob", "list_runs", Map.of())).path("items"))
+        .extracting(r -> r.path("runId").asText()).containsExactly(RecordedRuns.SEARCH_RUN);
+
+    JsonNode run = structured(call("alice", "get_run", Map.of("runId", RecordedRuns.ORDERS_RUN)));
+    assertThat(run.path("job").asText()).isEqualTo("deploy");
+    assertThat(run.path("stages").get(0).path("name").asText()).isEqualTo("Build");
+    McpSchema.CallToolResult deniedRun = call("bob", "get_run", Map.of("runId", RecordedRuns.ORDERS_RUN));
+    assertThat(deniedRun.isError()).isTrue();
+    assertThat(text(deniedRun, 0)).contains("get runs");
+
+    JsonNode activity = structured(call("bob", "list_activity", Map.of("limit", 10)));
+    assertThat(activity.path("items")).extracting(e -> e.path("controller").asText()).containsExactly("search");
+
+    McpSchema.CallToolResult tail = call("alice", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN,
+        "maxBytes", 12));
+    JsonNode end = structured(tail);
+    assertThat(JSON.readTree(text(tail, 0))).isEqualTo(end);
+    assertThat(end.path("text").asText()).isEqualTo("Finished: OK");
+    assertThat(end.path("from").asLong()).isEqualTo(RecordedRuns.LOG.length() - 12);
+    assertThat(end.path("size").asLong()).isEqualTo(RecordedRuns.LOG.length());
+    assertThat(end.path("truncated").asBoolean()).isTrue();
+    assertThat(end.path("complete").asBoolean()).isTrue();
+    assertThat(structured(call("alice", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN)))
+        .path("text").asText()).isEqualTo(RecordedRuns.LOG);
+
+    McpSchema.CallToolResult deniedLog = call("bob", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN));
+    assertThat(deniedLog.isError()).isTrue();
+    assertThat(text(deniedLog, 0)).contains("get logs");
+    McpSchema.CallToolResult tooMuch = call("alice", "get_run_log_tail", Map.of("runId", RecordedRuns.ORDERS_RUN,
+        "maxBytes", 2 * 1024 * 1024));
+    assertThat(tooMuch.isError()).isTrue();
+    assertThat(text(tooMuch, 0)).contains("maxBytes");
+  }
+
+  @Test
+  void withoutRecordStoreOrConsoleLogsTheToolsSaySo() {
+    McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(bare.url())
+        .endpoint(McpEndpoint.PATH)
+        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + TOKENS.get("alice")))
+        .build()).requestTimeout(Duration.ofSeconds(20)).build();
+    try {
+      client.initialize();
+      McpSchema.CallToolResult activity = client.callTool(new McpSchema.CallToolRequest("list_activity", Map.of()));
+      assertThat(structured(activity).path("items")).isEmpty();
+      assertThat(structured(activity).path("recordStore").asBoolean()).isFalse();
+      McpSchema.CallToolResult run = client.callTool(new McpSchema.CallToolRequest("get_run",
+          Map.of("runId", RecordedRuns.ORDERS_RUN)));
+      assertThat(run.isError()).isTrue();
+      assertThat(text(run, 0)).contains("not recorded");
+      McpSchema.CallToolResult tail = client.callTool(new McpSchema.CallToolRequest("get_run_log_tail",
+          Map.of("runId", RecordedRuns.ORDERS_RUN)));
+      assertThat(tail.isError()).isTrue();
+      assertThat(text(tail, 0)).contains("console logs are not served");
+    } finally {
+      client.closeGracefully();
+    }
+  }
+
+  private static McpSyncClient client(String user) {
+    return CLIENTS.computeIfAbsent(user, u -> {
+      McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(stack.url())
+          .endpoint(McpEndpoint.PATH)
+          .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + TOKENS.get(u)))
+          .build()).requestTimeout(Duration.ofSeconds(20)).build();
+      client.initialize();
+      return client;
+    });
+  }
+
+  private static McpSchema.CallToolResult call(String user, String tool, Map<String, Object> arguments) {
+    return client(user).callTool(new McpSchema.CallToolRequest(tool, arguments));
+  }
+
+  private static JsonNode structured(McpSchema.CallToolResult result) {
+    assertThat(result.isError()).as(String.valueOf(result.content())).isFalse();
+    return JSON.valueToTree(result.structuredContent());
+  }
+
+  private static String text(McpSchema.CallToolResult result, int index) {
+    return ((McpSchema.TextContent) result.content().get(index)).text();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> properties(Map<String, Object> schema) {
+    return JSON.convertValue(schema.get("properties"), new TypeReference<Map<String, Object>>() {});
+  }
+
+  private static List<String> names(JsonNode items) {
+    return StreamSupport.stream(items.spliterator(), false)
+        .map(i -> i.path("namespace").asText() + "/" + i.path("name").asText()).toList();
+  }
+
+  private static void controller(KubernetesClient client, String ns, String name) {
+    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name + ", namespace: " + ns
+        + "}\nspec: {}\n", Controller.class);
+  }
+
+  private static void binding(KubernetesClient client, String name, String kind, String subject, String namespace) {
+    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: VarroaRoleBinding\nmetadata: {name: " + name + "}\nspec:\n"
+        + "  roleRef: {name: reader}\n  subjects: [{kind: " + kind + ", name: " + subject + "}]\n"
+        + (namespace == null ? "" : "  namespaces: [" + namespace + "]\n"), VarroaRoleBinding.class);
+  }
+
+  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void apply(KubernetesClient client,
+      String yaml, Class<T> type) {
+    client.resource(YAML.unmarshal(yaml, type)).create();
+  }
+}
