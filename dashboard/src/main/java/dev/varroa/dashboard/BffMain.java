@@ -42,7 +42,7 @@ public final class BffMain {
     IssuerEndpoints issuer = discover(settings);
     BffServer server = BffServer.start(settings.httpPort(), new BffServer.Parts(bus::connection, bus::isConnected,
         settings.coreCluster(), settings.oidc(), issuer, RecordReads.none(), reads -> new LiveStreams(),
-        BffServer.McpMount.none()), Clock.systemUTC());
+        dev.varroa.dashboard.mcp.McpEndpoint.mount()), Clock.systemUTC());
     LOG.info("event=bff_started port={} cluster={} issuer={}", server.port(), settings.coreCluster(),
         issuer.issuer());
     CountDownLatch stopped = new CountDownLatch(1);
