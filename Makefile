@@ -14,6 +14,7 @@ LOCAL_RUN = java -cp "reconcilers/target/test-classes:reconcilers/target/classes
 build: deps
 	$(MVN) -q install -DskipTests
 	$(MVN) -q -pl reconcilers dependency:build-classpath -DincludeScope=test -Dmdep.outputFile=target/test-classpath.txt
+	$(MVN) -q -pl dashboard dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/classpath.txt
 
 demo: build
 	$(LOCAL_RUN)

@@ -124,6 +124,9 @@ public final class LocalRun {
     Files.writeString(blobCredentials.resolve("secret-access-key"), s3.secretAccessKey());
     BlobStoreSettings blobs = BlobStoreSettings.s3(s3.bucketUrl(), s3.region(), blobCredentials);
     LogStore recorderLogs = LogStores.open(blobs, "varroa-recorder").orElseThrow();
+    // the BFF's read-only role, which the recorder grants its tables to (as the chart's CloudNativePG role)
+    String bffDbPassword = "bff-" + Long.toHexString(new java.security.SecureRandom().nextLong());
+    postgres.createLoginRole(DemoBff.DB_ROLE, bffDbPassword);
     Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(), postgres.password(),
         nats.value().url()).withHealthPort(0), RetentionRules.defaults(), Optional.of(recorderLogs));
     running.add(0, recorder);
@@ -149,6 +152,19 @@ public final class LocalRun {
     say("operator running; webhook receiver at http://127.0.0.1:" + hooks + "/hooks/git and /hooks/registry"
         + " (shared secret " + DEMO_WEBHOOK_SECRET + ", see docs/webhooks.md)");
     endpoints.put("receiver", "http://127.0.0.1:" + hooks + "/hooks");
+    DemoBff bff = DemoBff.start(client, work, nats.value().url(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+        new DemoBff.Stores(postgres.jdbcUrl(), bffDbPassword, Map.of(
+            "VARROA_BLOB_MODE", "s3", "VARROA_BLOB_S3_URL", s3.bucketUrl(), "VARROA_BLOB_S3_REGION", s3.region(),
+            "VARROA_BLOB_S3_CREDENTIALS_DIR", blobCredentials.toString())));
+    running.add(0, bff);
+    say("BFF (read API, live activity, MCP) at " + bff.url() + " (log " + bff.log() + "); OpenID provider at "
+        + bff.issuer() + "; log in as " + DemoBff.DEMO_USER + " / " + bff.password()
+        + " (varroactl login --server " + bff.url() + ", or " + bff.url() + "/auth/login in a browser)");
+    endpoints.put("bff", bff.url());
+    endpoints.put("mcp", bff.url() + "/mcp");
+    endpoints.put("oidc_issuer", bff.issuer());
+    endpoints.put("demo_user", DemoBff.DEMO_USER);
+    endpoints.put("demo_password", bff.password());
     say("endpoints: " + endpoints.file());
 
     List<String> controllers = cluster.applied().stream()
