@@ -1,0 +1,64 @@
+package dev.varroa.cli.bff;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.varroa.cli.Varroactl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code varroactl get clusters}: every registered cluster, the core first. */
+@Command(name = "clusters", mixinStandardHelpOptions = true,
+    description = "Every registered cluster (the core first, tagged `(core)`): role, health, heartbeat age, operator and"
+        + " Kubernetes versions, connected controllers.")
+public final class GetClustersCommand implements Callable<Integer> {
+
+  @Mixin ServerOptions server;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
+      description = "table (default), wide, yaml or json (the BFF's answer).")
+  OutputFormat output = OutputFormat.table;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    JsonNode answer = server.client().json("/clusters", Map.of());
+    var out = spec.commandLine().getOut();
+    if (output.document()) {
+      output.printDocument(answer, out);
+      return 0;
+    }
+    boolean wide = output == OutputFormat.wide;
+    Table table = new Table(wide
+        ? List.of("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR", "KUBERNETES", "CONNECTED", "CONTROLLERS")
+        : List.of("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR", "KUBERNETES", "CONNECTED"));
+    for (JsonNode c : answer.path("items")) {
+      String name = c.path("name").asText() + (c.path("core").asBoolean() ? " (core)" : "");
+      List<String> cells = new java.util.ArrayList<>(List.of(name, c.path("role").asText(),
+          String.valueOf(c.path("healthy").asBoolean()),
+          Ages.of(Duration.ofSeconds(c.path("heartbeatAgeSeconds").asLong())) + " ago",
+          c.path("operatorVersion").asText(), c.path("kubernetesVersion").asText(),
+          c.path("connectedControllers").asText()));
+      if (wide) {
+        cells.add(c.path("controllers").asText());
+      }
+      table.add(cells);
+    }
+    if (table.isEmpty()) {
+      spec.commandLine().getErr().println("No clusters are registered (or none you may list).");
+    } else {
+      table.print(out);
+    }
+    return 0;
+  }
+
+  static Varroactl root(CommandSpec spec) {
+    return (Varroactl) spec.root().userObject();
+  }
+}
