@@ -19,7 +19,14 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -36,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * (both sides are deduplicated by sequence at the seam). Without the stream (no recorder, or no JetStream rights) the
  * subjects are read by a core subscription: live events without ids, and no resume.
  *
- * <p>Each subscriber has a bounded queue and its own turn on a delivery thread: a client slower than the feed is
- * ended with a reason once its queue is full, never holding up the others or the bus.
+ * <p>Each subscriber has a bounded queue and takes turns on a small pool of delivery threads: a client slower than
+ * the feed is ended with a reason once its queue is full, and a listener stuck in a call has its thread replaced, so
+ * neither holds up the others or the bus.
  */
 public final class BusFanout implements AutoCloseable {
 
@@ -49,6 +57,11 @@ public final class BusFanout implements AutoCloseable {
   static final Duration REPLAY_ROOM_WAIT = Duration.ofSeconds(30);
   /** A replay's wait for its next event before it checks whether it has caught up with the live feed. */
   static final Duration REPLAY_POLL = Duration.ofMillis(200);
+  /** Delivery threads taking turns among the subscribers while no listener is stuck. */
+  static final int DELIVERY_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+  /** A listener call longer than this is stuck (a client's socket took no bytes): its thread is replaced. */
+  static final Duration STALL = Duration.ofMillis(250);
+  static final Duration STALL_CHECK = Duration.ofMillis(50);
   public static final String SLOW_SUBSCRIBER = "slow subscriber: more than %d events behind the live feed";
   public static final String SHUTTING_DOWN = "the BFF is shutting down";
 
@@ -57,7 +70,10 @@ public final class BusFanout implements AutoCloseable {
   private final int queueCapacity;
   private final Optional<StreamContext> stream;
   private final Dispatcher dispatcher;
-  private final ExecutorService deliveries;
+  private final ThreadPoolExecutor deliveries;
+  private final ExecutorService replays;
+  private final ScheduledExecutorService watchdog;
+  private final Set<FanoutSubscription> all = ConcurrentHashMap.newKeySet();
   private final List<FanoutSubscription> live = new CopyOnWriteArrayList<>();
   private final Object seam = new Object();
   // The highest sequence the live feed has passed on; guarded by seam.
@@ -80,13 +96,51 @@ public final class BusFanout implements AutoCloseable {
     this.queueCapacity = queueCapacity;
     this.stream = stream;
     this.dispatcher = nats.createDispatcher();
-    AtomicInteger threads = new AtomicInteger();
-    // Unbounded and reused: a listener blocked on a slow socket holds one thread, never another subscriber's turn.
-    this.deliveries = Executors.newCachedThreadPool(runnable -> {
-      Thread thread = new Thread(runnable, "varroa-activity-fanout-" + threads.incrementAndGet());
+    // A few threads take turns delivering (hundreds of threads for hundreds of clients cost more in switching than
+    // they deliver); a listener stuck in a call gets its thread replaced by the watchdog, so it stalls nobody else.
+    this.deliveries = new ThreadPoolExecutor(DELIVERY_THREADS, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), threads("varroa-activity-fanout-"));
+    // Replays wait for their client's room: each its own thread, for as long as it catches up.
+    this.replays = Executors.newCachedThreadPool(threads("varroa-activity-replay-"));
+    this.watchdog = Executors.newSingleThreadScheduledExecutor(threads("varroa-activity-watchdog-"));
+    watchdog.scheduleWithFixedDelay(this::replaceStuckThreads, STALL_CHECK.toMillis(), STALL_CHECK.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private static ThreadFactory threads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
       thread.setDaemon(true);
       return thread;
-    });
+    };
+  }
+
+  private void replaceStuckThreads() {
+    long now = System.nanoTime();
+    for (FanoutSubscription subscription : all) {
+      if (subscription.stuckSince(now, STALL)) {
+        synchronized (deliveries) {
+          deliveries.setCorePoolSize(deliveries.getCorePoolSize() + 1);
+        }
+        // The call may have returned just before it was marked: then nobody else gives the thread back.
+        subscription.settleIfReturned();
+      }
+    }
+  }
+
+  /** Delivery threads now: {@link #DELIVERY_THREADS} plus one per stuck call. */
+  int deliveryThreads() {
+    synchronized (deliveries) {
+      return deliveries.getCorePoolSize();
+    }
+  }
+
+  /** A stuck call returned: its stand-in thread is let go once idle. */
+  void unstuck() {
+    synchronized (deliveries) {
+      deliveries.setCorePoolSize(Math.max(DELIVERY_THREADS, deliveries.getCorePoolSize() - 1));
+    }
   }
 
   /** Starts the live feed with the default queue of {@value #SUBSCRIBER_QUEUE} events per subscriber. */
@@ -169,12 +223,18 @@ public final class BusFanout implements AutoCloseable {
         boolean seenElsewhere = lastEventId.isPresent() && lastEventId.getAsLong() <= streamLast;
         subscription.startAfter(seenElsewhere ? lastEventId.getAsLong() : frontier);
         live.add(subscription);
+        all.add(subscription);
         return subscription;
       }
       after = lastEventId.getAsLong();
       subscription.startAfter(after);
     }
-    deliverLater(() -> replay(subscription, after));
+    all.add(subscription);
+    try {
+      replays.execute(() -> replay(subscription, after));
+    } catch (RejectedExecutionException shutDown) {
+      subscription.end(SHUTTING_DOWN);
+    }
     return subscription;
   }
 
@@ -276,6 +336,7 @@ public final class BusFanout implements AutoCloseable {
 
   void removed(FanoutSubscription subscription) {
     live.remove(subscription);
+    all.remove(subscription);
   }
 
   String slowReason() {
@@ -292,9 +353,11 @@ public final class BusFanout implements AutoCloseable {
     if (dispatcher.isActive()) {
       nats.closeDispatcher(dispatcher);
     }
-    for (FanoutSubscription subscription : live) {
+    for (FanoutSubscription subscription : all) {
       subscription.end(SHUTTING_DOWN);
     }
+    watchdog.shutdownNow();
+    replays.shutdown();
     deliveries.shutdown();
   }
 }

@@ -24,6 +24,8 @@ public final class FanoutSubscription implements AutoCloseable {
   private final BlockingQueue<ActivityDelivery> queue;
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean endReported = new AtomicBoolean();
+  private final AtomicBoolean replaced = new AtomicBoolean();
+  private volatile long callStartedNanos;
   private volatile String endReason;
   private volatile boolean open = true;
   // Guarded by this.
@@ -104,6 +106,18 @@ public final class FanoutSubscription implements AutoCloseable {
     return true;
   }
 
+  /** True once per stuck call: the listener has been in one call for longer than stall. */
+  boolean stuckSince(long nowNanos, Duration stall) {
+    long started = callStartedNanos;
+    return started != 0 && nowNanos - started > stall.toNanos() && replaced.compareAndSet(false, true);
+  }
+
+  void settleIfReturned() {
+    if (callStartedNanos == 0 && replaced.compareAndSet(true, false)) {
+      fanout.unstuck();
+    }
+  }
+
   private void signal() {
     if (draining.compareAndSet(false, true)) {
       fanout.deliverLater(this::drain);
@@ -114,10 +128,16 @@ public final class FanoutSubscription implements AutoCloseable {
     try {
       ActivityDelivery next;
       while (open && (next = queue.poll()) != null) {
+        callStartedNanos = System.nanoTime();
         try {
           listener.event(next);
         } catch (RuntimeException e) {
           end("the listener failed: " + e);
+        } finally {
+          callStartedNanos = 0;
+          if (replaced.compareAndSet(true, false)) {
+            fanout.unstuck();
+          }
         }
       }
     } finally {
