@@ -44,6 +44,8 @@ public final class Recorder implements AutoCloseable {
   static final Duration DATABASE_CHECK_INTERVAL = Duration.ofSeconds(5);
   /** How often the gateway's log role is (re)granted its tables: CloudNativePG may create the role after migration. */
   static final Duration LOG_WRITER_GRANT_INTERVAL = Duration.ofMinutes(1);
+  /** How often the BFF's read role is (re)granted its tables, for the same reason. */
+  static final Duration READER_GRANT_INTERVAL = Duration.ofMinutes(1);
 
   private final HealthEndpoint health;
   private final RecordStore store;
@@ -156,6 +158,14 @@ public final class Recorder implements AutoCloseable {
         }
         granted.set(now);
       }, 0, LOG_WRITER_GRANT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      AtomicBoolean readerGranted = new AtomicBoolean();
+      checks.scheduleWithFixedDelay(() -> {
+        boolean now = store.grantReaderRole();
+        if (now && !readerGranted.getAndSet(true)) {
+          LOG.info("event=reader_role_granted role={}", RecordStore.READER_ROLE);
+        }
+        readerGranted.set(now);
+      }, 0, READER_GRANT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
       return new Recorder(health, store, bus, consumer, activity, retention, ledger, checks, logs);

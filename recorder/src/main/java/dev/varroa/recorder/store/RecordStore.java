@@ -35,6 +35,10 @@ public final class RecordStore implements AutoCloseable {
   /** Makes the pool without connecting: the database may come up after the recorder. */
   /** The role the chart's CloudNativePG Cluster gives the gateway for the postgres log tier. */
   public static final String LOG_WRITER_ROLE = "varroa_gateway";
+  /** The BFF's read-only role (the chart's varroa-recordstore-dashboard, VARROA_BFF_DB_USER). */
+  public static final String READER_ROLE = "varroa_dashboard";
+  /** Everything the BFF reads: runs and their stages and tests, activity, and the postgres tier's console logs. */
+  static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks";
 
   public static RecordStore open(RecorderSettings settings) {
     HikariConfig config = new HikariConfig();
@@ -94,6 +98,26 @@ public final class RecordStore implements AutoCloseable {
       return true;
     } catch (SQLException e) {
       LOG.debug("event=log_writer_grant_failed role={} error=\"{}\"", LOG_WRITER_ROLE, e.getMessage());
+      return false;
+    }
+  }
+
+  /**
+   * Grants the BFF's role SELECT on what it reads (and nothing else), like {@link #grantLogWriterRole()}: the role may
+   * be created after the migrations ran, so this runs again until it holds; true once the role exists and holds them.
+   */
+  public boolean grantReaderRole() {
+    try (Connection connection = pool.getConnection(); var statement = connection.createStatement()) {
+      var exists = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + READER_ROLE + "'");
+      if (!exists.next()) {
+        connection.rollback();
+        return false;
+      }
+      statement.execute("GRANT SELECT ON " + READER_TABLES + " TO " + READER_ROLE);
+      connection.commit();
+      return true;
+    } catch (SQLException e) {
+      LOG.debug("event=reader_grant_failed role={} error=\"{}\"", READER_ROLE, e.getMessage());
       return false;
     }
   }

@@ -53,6 +53,14 @@ public final class PostgresServer {
         return jdbcUrl(name);
     }
 
+    /**
+     * Creates a login role with no privileges, as an installation's admin (or CloudNativePG) would, e.g. a
+     * component's own role that the schema owner grants tables to. Made by the superuser: the test's role may not.
+     */
+    public void createLoginRole(String name, String password) throws InterruptedException {
+        process.createLoginRole(name, password);
+    }
+
     /** Shuts down cleanly ({@code pg_ctl stop -m fast}): sessions are ended, data checkpointed. */
     public void stop() throws InterruptedException {
         process.stop("fast");

@@ -112,6 +112,16 @@ public final class PostgresServerProcess implements ClassScopedFixtureExtension.
         psql("CREATE DATABASE " + name + " OWNER " + owner);
     }
 
+    void createLoginRole(String name, String password) throws InterruptedException {
+        if (!name.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException("role name '" + name + "' must be lowercase letters, digits and _");
+        }
+        if (!password.matches("[A-Za-z0-9_-]+")) {
+            throw new IllegalArgumentException("the role's password must be letters, digits, _ and -");
+        }
+        psql("CREATE ROLE " + name + " LOGIN PASSWORD '" + password + "'");
+    }
+
     private void psql(String sql) throws InterruptedException {
         run("psql", List.of("-h", directory.path().toString(), "-p", Integer.toString(port), "-U", SUPERUSER,
                 "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", sql));
