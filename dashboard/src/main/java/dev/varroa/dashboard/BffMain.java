@@ -2,7 +2,17 @@ package dev.varroa.dashboard;
 
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
+import dev.varroa.dashboard.activity.BusFanout;
+import dev.varroa.dashboard.logs.ConsoleLogTail;
+import dev.varroa.dashboard.logs.ConsoleLogs;
+import dev.varroa.dashboard.mcp.McpEndpoint;
 import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.dashboard.reads.StoredRecordReads;
+import dev.varroa.dashboard.records.Backfill;
+import dev.varroa.dashboard.records.RecordStoreReadPool;
+import dev.varroa.dashboard.records.RecordStoreSettings;
+import dev.varroa.dashboard.records.RunRecords;
+import dev.varroa.recorder.logs.BlobStoreSettings;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusTrust;
@@ -11,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -40,15 +51,27 @@ public final class BffMain {
     BusConnection bus = BusConnection.open("dashboard", settings.natsUrl(),
         new BusCredentialFiles(settings.natsUser().orElse(null), null, settings.natsPasswordFile().orElse(null)), tls);
     IssuerEndpoints issuer = discover(settings);
+    RecordStoreSettings recordStore = RecordStoreSettings.fromEnv(System.getenv());
+    Optional<RecordStoreReadPool> pool = recordStore.enabled() ? Optional.of(RecordStoreReadPool.open(recordStore))
+        : Optional.empty();
+    Optional<RunRecords> runs = pool.map(p -> new RunRecords(p.dataSource()));
+    RecordReads records = runs.<RecordReads>map(r -> new StoredRecordReads(r, new Backfill(pool.get().dataSource())))
+        .orElseGet(RecordReads::none);
+    Optional<ConsoleLogs> logs = runs.flatMap(r -> ConsoleLogs.open(BlobStoreSettings.fromEnv(System.getenv()), r,
+        bus.connection()));
+    Optional<BusFanout> fanout = Optional.of(BusFanout.start(bus.connection(), settings.coreCluster()));
     BffServer server = BffServer.start(settings.httpPort(), new BffServer.Parts(bus::connection, bus::isConnected,
-        settings.coreCluster(), settings.oidc(), issuer, RecordReads.none(), reads -> new LiveStreams(),
-        dev.varroa.dashboard.mcp.McpEndpoint.mount()), Clock.systemUTC());
-    LOG.info("event=bff_started port={} cluster={} issuer={}", server.port(), settings.coreCluster(),
-        issuer.issuer());
+        settings.coreCluster(), settings.oidc(), issuer, records, reads -> new LiveStreams(reads, fanout, logs),
+        logs.map(ConsoleLogTail::new).map(McpEndpoint::mount).orElseGet(McpEndpoint::mount)), Clock.systemUTC());
+    LOG.info("event=bff_started port={} cluster={} issuer={} record_store={} console_logs={}", server.port(),
+        settings.coreCluster(), issuer.issuer(), recordStore.describe(), logs.isPresent());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         server.close();
+        fanout.ifPresent(BusFanout::close);
+        logs.ifPresent(ConsoleLogs::close);
+        pool.ifPresent(RecordStoreReadPool::close);
         bus.close();
       } catch (Exception e) {
         LOG.warn("event=bff_stop_failed error=\"{}\"", e.getMessage());

@@ -74,7 +74,7 @@ public final class BffStack implements AutoCloseable {
 
   public static BffStack start(KubernetesClient client, Path cache, Connection operatorBus, Connection bffBus,
       OidcSettings oidc, int port) throws Exception {
-    return start(client, cache, operatorBus, bffBus, oidc, port, RecordReads.none(), reads -> new LiveStreams(),
+    return start(client, cache, operatorBus, bffBus, oidc, port, RecordReads.none(), LiveStreams::without,
         BffServer.McpMount.none());
   }
 

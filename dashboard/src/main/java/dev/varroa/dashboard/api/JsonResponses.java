@@ -11,7 +11,10 @@ import java.util.Map;
 /** Writes the API's JSON bodies and error bodies; every response says it must not be cached by a proxy. */
 public final class JsonResponses {
 
-  public static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+  /** Times as RFC 3339 text, the API's form everywhere. */
+  public static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+      .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
   private JsonResponses() {}
 

@@ -60,6 +60,16 @@ public final class DashboardReads {
     this.clock = clock;
   }
 
+  /** The access policy in force now. */
+  public dev.varroa.protocol.bus.v1.AccessPolicy policy() {
+    return policy.policy();
+  }
+
+  /** Refuses a caller whose bindings grant the permission nowhere. */
+  public void requireAnywhere(Caller caller, Permission permission) throws ReadRefused {
+    require(grants(caller), permission);
+  }
+
   public Grants grants(Caller caller) {
     return Grants.of(caller, policy.policy());
   }

@@ -117,11 +117,11 @@ class McpToolsIT {
     operatorBus = NATS.server().connect();
     bffBus = NATS.server().connect();
     stack = BffStack.start(client, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT,
-        new RecordedRuns(), reads -> new LiveStreams(), McpEndpoint.mount(RecordedRuns::tail));
+        new RecordedRuns(), LiveStreams::without, McpEndpoint.mount(RecordedRuns::tail));
     // a second BFF on the same bus without a record store or console logs, as a default install runs
     OidcSettings oidc = BffStack.oidc(OIDC.provider(), PORT);
     bare = BffServer.start(BffStack.freePort(), new BffServer.Parts(() -> bffBus, () -> true, BffStack.CLUSTER, oidc,
-        IssuerEndpoints.discover(oidc.issuer()), RecordReads.none(), reads -> new LiveStreams(), McpEndpoint.mount()),
+        IssuerEndpoints.discover(oidc.issuer()), RecordReads.none(), LiveStreams::without, McpEndpoint.mount()),
         Clock.systemUTC());
     for (String name : List.of("alice", "bob", "dave")) {
       TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, name + "-password")
