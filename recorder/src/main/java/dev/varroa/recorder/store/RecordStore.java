@@ -35,7 +35,7 @@ public final class RecordStore implements AutoCloseable {
   /** Makes the pool without connecting: the database may come up after the recorder. */
   /** The role the chart's CloudNativePG Cluster gives the gateway for the postgres log tier. */
   public static final String LOG_WRITER_ROLE = "varroa_gateway";
-  /** The BFF's read-only role (the chart's varroa-recordstore-dashboard, VARROA_BFF_DB_USER). */
+  /** The BFF's read-only role (VARROA_BFF_DB_USER in the chart). */
   public static final String READER_ROLE = "varroa_dashboard";
   /** Everything the BFF reads: runs and their stages and tests, activity, and the postgres tier's console logs. */
   static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks";
