@@ -241,6 +241,13 @@ public final class LocalRun {
     }
     say("recorded: every played build has its run, two stages, its test summary and its whole console log "
         + "(byte-identical in the blob store), and the controllers' activity is in PostgreSQL");
+    String throughBff = bff.check(controllers, builds);
+    if (throughBff != null) {
+      say("FAILED: through the BFF as " + DemoBff.DEMO_USER + ": " + throughBff);
+      return 1;
+    }
+    say("read through the BFF as " + DemoBff.DEMO_USER + ": every Controller, each played run with its whole "
+        + "console log, and the activity (" + bff.url() + ")");
     if (check) {
       return 0;
     }
