@@ -22,6 +22,7 @@ import dev.varroa.protocol.bus.v1.ClusterPresence;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
+import dev.varroa.testfixtures.postgres.PostgresServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
 import dev.varroa.testfixtures.oidc.OidcProvider;
 import dev.varroa.testfixtures.oidc.OidcProviderExtension;
@@ -70,6 +71,10 @@ class McpToolsIT {
   static final NatsServerExtension NATS = new NatsServerExtension();
 
   @RegisterExtension
+  static final PostgresServerExtension POSTGRES = new PostgresServerExtension();
+  private static RecordedRuns records;
+
+  @RegisterExtension
   static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(user("alice"), user("bob"),
       user("dave")), List.of(BffStack.redirectUri(PORT)));
 
@@ -114,10 +119,11 @@ class McpToolsIT {
     binding(client, "alice-reads-all", "User", "alice", null);
     binding(client, "bob-reads-team-b", "User", "bob", "team-b");
 
+    records = RecordedRuns.seed(POSTGRES.server(), cache);
     operatorBus = NATS.server().connect();
     bffBus = NATS.server().connect();
     stack = BffStack.start(client, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT,
-        new RecordedRuns(), LiveStreams::without, McpEndpoint.mount(RecordedRuns::tail));
+        records.reads, LiveStreams::without, McpEndpoint.mount(records.tail));
     // a second BFF on the same bus without a record store or console logs, as a default install runs
     OidcSettings oidc = BffStack.oidc(OIDC.provider(), PORT);
     bare = BffServer.start(BffStack.freePort(), new BffServer.Parts(() -> bffBus, () -> true, BffStack.CLUSTER, oidc,
@@ -145,6 +151,9 @@ class McpToolsIT {
     }
     operatorBus.close();
     bffBus.close();
+    if (records != null) {
+      records.close();
+    }
   }
 
   @Test

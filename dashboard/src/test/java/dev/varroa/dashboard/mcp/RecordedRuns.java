@@ -1,116 +1,88 @@
 package dev.varroa.dashboard.mcp;
 
 import dev.varroa.dashboard.BffStack;
-import dev.varroa.dashboard.identity.Caller;
-import dev.varroa.dashboard.reads.DashboardReads.ControllerKey;
-import dev.varroa.dashboard.reads.ReadRefused;
-import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.dashboard.logs.ConsoleLogTail;
+import dev.varroa.dashboard.logs.ConsoleLogs;
+import dev.varroa.dashboard.reads.StoredRecordReads;
+import dev.varroa.dashboard.records.Backfill;
+import dev.varroa.dashboard.records.DashboardDatabase;
+import dev.varroa.dashboard.records.RunRecords;
+import dev.varroa.recorder.logs.BlobStoreSettings;
+import dev.varroa.recorder.logs.LogKey;
+import dev.varroa.recorder.logs.LogStore;
+import dev.varroa.recorder.logs.LogStores;
+import dev.varroa.recorder.store.RecordStore;
+import dev.varroa.testfixtures.postgres.PostgresServer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.Predicate;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.UUID;
 
 /**
- * A build record store in memory with two runs (team-a/orders, team-b/search), their activity and one console log:
- * the MCP tests need runs to filter, and the Postgres-backed reads (RunRecords, Backfill, ConsoleLogs) are wired into
- * RecordReads on the records branch. The filtering by binding under test is DashboardReads', not this class'.
+ * A real build record store (PostgreSQL, migrated by the recorder, read as varroa_dashboard) holding two runs
+ * (team-a/orders, team-b/search), their activity and one console log in the postgres log tier.
  */
-final class RecordedRuns extends RecordReads {
+final class RecordedRuns implements AutoCloseable {
 
   static final String ORDERS_RUN = "6f1c2a9e-orders-deploy-7";
   static final String SEARCH_RUN = "9a0d4e11-search-index-3";
   static final String LOG = "Started by user alice\n[Pipeline] stage Build\nFinished: OK";
+  private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
 
-  private static final ControllerKey ORDERS = new ControllerKey(BffStack.CLUSTER, "team-a", "orders");
-  private static final ControllerKey SEARCH = new ControllerKey(BffStack.CLUSTER, "team-b", "search");
+  private final DashboardDatabase database;
+  private final ConsoleLogs logs;
+  final StoredRecordReads reads;
+  final ConsoleLogTail tail;
 
-  @Override
-  public boolean enabled() {
-    return true;
+  private RecordedRuns(DashboardDatabase database, ConsoleLogs logs, StoredRecordReads reads) {
+    this.database = database;
+    this.logs = logs;
+    this.reads = reads;
+    this.tail = new ConsoleLogTail(logs);
   }
 
-  @Override
-  public List<Map<String, Object>> runs(RunQuery query, Predicate<ControllerKey> allowed) {
-    // newest first, as the store orders them
-    return List.of(run(SEARCH_RUN, SEARCH, "index", 3), run(ORDERS_RUN, ORDERS, "deploy", 7)).stream()
-        .filter(r -> allowed.test(keyOf(r)))
-        .filter(r -> query.namespace().map(ns -> ns.equals(r.get("namespace"))).orElse(true))
-        .limit(query.limit()).toList();
-  }
-
-  @Override
-  public Optional<RunView> run(String runId) {
-    if (!ORDERS_RUN.equals(runId)) {
-      return Optional.empty();
+  static RecordedRuns seed(PostgresServer postgres, Path folder) throws Exception {
+    DashboardDatabase database = DashboardDatabase.create(postgres, "mcp", folder);
+    run(database, "uid-orders", ORDERS_RUN, "team-a", "orders", "deploy", 7, T0.plusSeconds(2));
+    run(database, "uid-search", SEARCH_RUN, "team-b", "search", "index", 3, T0.plusSeconds(60));
+    database.execute("INSERT INTO stages (controller_uid, run_id, stage_id, name, parallel_branch, name_sequence, "
+        + "started_at, status, duration_millis, ended_at) VALUES ('uid-orders', ?, '6', 'Build', '', 2, ?, "
+        + "'SUCCESS', 60000, ?)", ORDERS_RUN, Timestamp.from(T0.plusSeconds(5)), Timestamp.from(T0.plusSeconds(65)));
+    database.execute("INSERT INTO test_summaries (controller_uid, run_id, total, failed, skipped, summary_sequence) "
+        + "VALUES ('uid-orders', ?, 12, 0, 1, 4)", ORDERS_RUN);
+    event(database, "team-a", "orders", T0.plusSeconds(60));
+    event(database, "team-b", "search", T0.plusSeconds(120));
+    try (LogStore writer = LogStores.open(BlobStoreSettings.postgresWithPassword(database.url(), postgres.user(),
+        postgres.password())).orElseThrow()) {
+      writer.write(new LogKey(BffStack.CLUSTER, "team-a", "orders", ORDERS_RUN), 0,
+          LOG.getBytes(StandardCharsets.UTF_8), true);
     }
-    Map<String, Object> body = run(ORDERS_RUN, ORDERS, "deploy", 7);
-    Map<String, Object> stage = new LinkedHashMap<>();
-    stage.put("id", "6");
-    stage.put("name", "Build");
-    stage.put("parallelBranch", "");
-    stage.put("status", "SUCCESS");
-    stage.put("startedAt", "2026-12-01T10:00:05Z");
-    stage.put("endedAt", "2026-12-01T10:01:05Z");
-    stage.put("durationMillis", 60000);
-    body.put("stages", List.of(stage));
-    body.put("tests", Map.of("total", 12, "failed", 0, "skipped", 1));
-    return Optional.of(new RunView(ORDERS, body));
+    RunRecords runs = new RunRecords(database.pool().dataSource());
+    ConsoleLogs logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
+        folder.resolve("bff-db-password")), runs, null).orElseThrow();
+    return new RecordedRuns(database, logs,
+        new StoredRecordReads(runs, new Backfill(database.pool().dataSource())));
+  }
+
+  private static void run(DashboardDatabase database, String uid, String runId, String namespace, String controller,
+      String job, long build, Instant started) throws Exception {
+    database.execute("INSERT INTO runs (controller_uid, run_id, cluster, namespace, controller_name, job, "
+        + "build_number, cause, started_at, result, duration_millis, last_sequence) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, 'user alice', ?, 'SUCCESS', 68000, 1)", uid, runId, BffStack.CLUSTER,
+        namespace, controller, job, build, Timestamp.from(started));
+  }
+
+  private static void event(DashboardDatabase database, String namespace, String controller, Instant at)
+      throws Exception {
+    database.execute("INSERT INTO activity (id, cluster, namespace, controller, kind, actor, summary, occurred_at) "
+        + "VALUES (?, ?, ?, ?, 'controller.phase_changed', 'operator', ?, ?)", UUID.randomUUID(), BffStack.CLUSTER,
+        namespace, controller, namespace + "/" + controller + " is Connected", Timestamp.from(at));
   }
 
   @Override
-  public List<Map<String, Object>> activity(ActivityQuery query, Predicate<ControllerKey> allowed) {
-    return List.of(event("e2", SEARCH, "2026-12-01T10:02:00Z"), event("e1", ORDERS, "2026-12-01T10:01:00Z")).stream()
-        .filter(e -> allowed.test(keyOf(e))).limit(query.limit()).toList();
-  }
-
-  /** The log tail as ConsoleLogs would cut it (this log is ASCII, so every byte is a whole character). */
-  static McpLogTail.LogTail tail(Caller caller, RunView run, int maxBytes) throws ReadRefused {
-    if (!ORDERS_RUN.equals(run.body().get("runId"))) {
-      throw ReadRefused.notFound("run " + run.body().get("runId") + " has no console log");
-    }
-    byte[] bytes = LOG.getBytes(StandardCharsets.UTF_8);
-    int from = Math.max(0, bytes.length - maxBytes);
-    return new McpLogTail.LogTail(new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8), from,
-        bytes.length, true);
-  }
-
-  private static Map<String, Object> run(String runId, ControllerKey key, String job, long build) {
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("runId", runId);
-    run.put("cluster", key.cluster());
-    run.put("namespace", key.namespace());
-    run.put("controller", key.name());
-    run.put("job", job);
-    run.put("build", build);
-    run.put("result", "SUCCESS");
-    run.put("cause", "user alice");
-    run.put("node", null);
-    run.put("queuedAt", "2026-12-01T10:00:00Z");
-    run.put("startedAt", "2026-12-01T10:00:02Z");
-    run.put("completedAt", "2026-12-01T10:01:10Z");
-    run.put("durationMillis", 68000L);
-    run.put("queuedMillis", 2000L);
-    return run;
-  }
-
-  private static Map<String, Object> event(String id, ControllerKey key, String at) {
-    Map<String, Object> event = new LinkedHashMap<>();
-    event.put("id", id);
-    event.put("cluster", key.cluster());
-    event.put("namespace", key.namespace());
-    event.put("controller", key.name());
-    event.put("kind", "ControllerReady");
-    event.put("actor", "operator");
-    event.put("summary", key.namespace() + "/" + key.name() + " is ready");
-    event.put("occurredAt", at);
-    event.put("attributes", Map.of());
-    return event;
-  }
-
-  private static ControllerKey keyOf(Map<String, Object> row) {
-    return new ControllerKey((String) row.get("cluster"), (String) row.get("namespace"),
-        (String) row.get("controller"));
+  public void close() {
+    logs.close();
+    database.close();
   }
 }
