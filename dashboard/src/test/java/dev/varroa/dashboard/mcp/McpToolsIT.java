@@ -16,6 +16,7 @@ import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.dashboard.records.RecordedRuns;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.bus.v1.ClusterPresence;

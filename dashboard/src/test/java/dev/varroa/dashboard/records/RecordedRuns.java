@@ -1,12 +1,9 @@
-package dev.varroa.dashboard.mcp;
+package dev.varroa.dashboard.records;
 
 import dev.varroa.dashboard.BffStack;
 import dev.varroa.dashboard.logs.ConsoleLogTail;
 import dev.varroa.dashboard.logs.ConsoleLogs;
 import dev.varroa.dashboard.reads.StoredRecordReads;
-import dev.varroa.dashboard.records.Backfill;
-import dev.varroa.dashboard.records.DashboardDatabase;
-import dev.varroa.dashboard.records.RunRecords;
 import dev.varroa.recorder.logs.BlobStoreSettings;
 import dev.varroa.recorder.logs.LogKey;
 import dev.varroa.recorder.logs.LogStore;
@@ -23,17 +20,17 @@ import java.util.UUID;
  * A real build record store (PostgreSQL, migrated by the recorder, read as varroa_dashboard) holding two runs
  * (team-a/orders, team-b/search), their activity and one console log in the postgres log tier.
  */
-final class RecordedRuns implements AutoCloseable {
+public final class RecordedRuns implements AutoCloseable {
 
-  static final String ORDERS_RUN = "6f1c2a9e-orders-deploy-7";
-  static final String SEARCH_RUN = "9a0d4e11-search-index-3";
-  static final String LOG = "Started by user alice\n[Pipeline] stage Build\nFinished: OK";
+  public static final String ORDERS_RUN = "6f1c2a9e-orders-deploy-7";
+  public static final String SEARCH_RUN = "9a0d4e11-search-index-3";
+  public static final String LOG = "Started by user alice\n[Pipeline] stage Build\nFinished: OK";
   private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
 
   private final DashboardDatabase database;
-  private final ConsoleLogs logs;
-  final StoredRecordReads reads;
-  final ConsoleLogTail tail;
+  public final ConsoleLogs logs;
+  public final StoredRecordReads reads;
+  public final ConsoleLogTail tail;
 
   private RecordedRuns(DashboardDatabase database, ConsoleLogs logs, StoredRecordReads reads) {
     this.database = database;
@@ -42,7 +39,7 @@ final class RecordedRuns implements AutoCloseable {
     this.tail = new ConsoleLogTail(logs);
   }
 
-  static RecordedRuns seed(PostgresServer postgres, Path folder) throws Exception {
+  public static RecordedRuns seed(PostgresServer postgres, Path folder) throws Exception {
     DashboardDatabase database = DashboardDatabase.create(postgres, "mcp", folder);
     run(database, "uid-orders", ORDERS_RUN, "team-a", "orders", "deploy", 7, T0.plusSeconds(2));
     run(database, "uid-search", SEARCH_RUN, "team-b", "search", "index", 3, T0.plusSeconds(60));
