@@ -13,6 +13,7 @@ import dev.varroa.dashboard.records.RecordStoreReadPool;
 import dev.varroa.dashboard.records.RecordStoreSettings;
 import dev.varroa.dashboard.records.RunRecords;
 import dev.varroa.recorder.logs.BlobStoreSettings;
+import dev.varroa.protocol.ReleaseVersion;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.BusCredentialFiles;
 import dev.varroa.protocol.bus.BusTrust;
@@ -37,6 +38,10 @@ public final class BffMain {
   private BffMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (ReleaseVersion.requested(args)) {
+      System.out.println(ReleaseVersion.line("dashboard"));
+      return;
+    }
     BffSettings settings;
     try {
       settings = BffSettings.fromEnv(System.getenv());
