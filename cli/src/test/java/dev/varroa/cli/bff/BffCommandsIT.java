@@ -10,6 +10,7 @@ import dev.varroa.api.v1alpha1.VarroaRole;
 import dev.varroa.api.v1alpha1.VarroaRoleBinding;
 import dev.varroa.cli.Varroactl;
 import dev.varroa.cli.VarroactlRun;
+import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
@@ -18,14 +19,9 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
-import dev.varroa.testfixtures.oidc.OidcProvider;
 import dev.varroa.testfixtures.oidc.OidcProviderExtension;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nats.client.Connection;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -60,10 +56,9 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 @WithKubeApiServer
 class BffCommandsIT {
 
-  private static final int PORT = freePort();
+  private static final int PORT = BffFixtures.port();
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @RegisterExtension
@@ -72,7 +67,7 @@ class BffCommandsIT {
   // varroactl's loopback redirect: the provider's native client takes it on any port (RFC 8252, 7.3)
   @RegisterExtension
   static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(
-      user("alice"), user("bob"), user("carol"), user("dave")),
+      BffFixtures.user("alice"), BffFixtures.user("bob"), BffFixtures.user("carol"), BffFixtures.user("dave")),
       List.of(BffStack.redirectUri(PORT), "http://localhost/callback"));
 
   private static Connection operatorBus;
@@ -81,38 +76,17 @@ class BffCommandsIT {
   private static Path configs;
   private static final Map<String, Map<String, String>> ENV = new HashMap<>();
 
-  private static int freePort() {
-    try {
-      return BffStack.freePort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
-  private static OidcProvider.User user(String name) {
-    return new OidcProvider.User(name, name, name + "-password", name + "@example.com");
-  }
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path cache, @TempDir Path configRoot) throws Exception {
     KubernetesClient client = kube.client();
-    for (String ns : List.of("team-a", "team-b")) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-          .create();
-    }
-    controller(client, "team-a", "orders", "prod");
-    controller(client, "team-a", "billing", "dev");
-    controller(client, "team-b", "search", "prod");
-    apply(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRole
-        metadata: {name: reader}
-        spec:
-          rules:
-            - verbs: [list, get, watch]
-              resources: ["*"]
-        """, VarroaRole.class);
-    apply(client, """
+    BffFixtures.namespaces(client, "team-a", "team-b");
+    BffFixtures.controller(client, "team-a", "orders", Map.of("tier", "prod"));
+    BffFixtures.controller(client, "team-a", "billing", Map.of("tier", "dev"));
+    BffFixtures.controller(client, "team-b", "search", Map.of("tier", "prod"));
+    BffFixtures.readerRole(client);
+    BffFixtures.create(client, """
         apiVersion: varroa.dev/v1alpha1
         kind: VarroaRole
         metadata: {name: prod-controllers}
@@ -122,9 +96,9 @@ class BffCommandsIT {
               resources: [controllers]
               controllerSelector: {matchLabels: {tier: prod}}
         """, VarroaRole.class);
-    binding(client, "alice-reads-all", "reader", "alice", null);
-    binding(client, "bob-reads-team-b", "reader", "bob", "team-b");
-    binding(client, "carol-reads-prod", "prod-controllers", "carol", null);
+    BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
+    BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
+    BffFixtures.binding(client, "carol-reads-prod", "prod-controllers", "User", "carol", null);
 
     operatorBus = NATS.server().connect();
     bffBus = NATS.server().connect();
@@ -153,7 +127,7 @@ class BffCommandsIT {
   private static void loginWithTokenFile(String name) throws Exception {
     Path token = configs.resolve(name + ".token");
     Files.writeString(token, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name,
-        name + "-password").idToken() + "\n");
+        BffFixtures.password(name)).idToken() + "\n");
     VarroactlRun run = varroactl(name, "login", "--server", stack.url(), "--token-file", token.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("Logged in to " + stack.url() + " as " + name);
@@ -362,18 +336,6 @@ class BffCommandsIT {
     return VarroactlRun.in(ENV.get(user), args);
   }
 
-  private static void controller(KubernetesClient client, String ns, String name, String tier) {
-    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name + ", namespace: " + ns
-        + ", labels: {tier: " + tier + "}}\nspec: {}\n", Controller.class);
-  }
 
-  private static void binding(KubernetesClient client, String name, String role, String user, String namespace) {
-    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: VarroaRoleBinding\nmetadata: {name: " + name + "}\nspec:\n"
-        + "  roleRef: {name: " + role + "}\n  subjects: [{kind: User, name: " + user + "}]\n"
-        + (namespace == null ? "" : "  namespaces: [" + namespace + "]\n"), VarroaRoleBinding.class);
-  }
 
-  private static <T extends HasMetadata> void apply(KubernetesClient client, String yaml, Class<T> type) {
-    client.resource(YAML.unmarshal(yaml, type)).create();
-  }
 }

@@ -3,10 +3,8 @@ package dev.varroa.cli.bff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.varroa.api.v1alpha1.Controller;
-import dev.varroa.api.v1alpha1.VarroaRole;
-import dev.varroa.api.v1alpha1.VarroaRoleBinding;
 import dev.varroa.cli.VarroactlRun;
+import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.mcp.McpEndpoint;
@@ -15,12 +13,9 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
-import dev.varroa.testfixtures.oidc.OidcProvider;
 import dev.varroa.testfixtures.oidc.OidcProviderExtension;
 import dev.varroa.testfixtures.postgres.PostgresServerExtension;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nats.client.Connection;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,16 +36,15 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKubeApiServer
 class LogsCommandIT {
 
-  private static final int PORT = freePort();
+  private static final int PORT = BffFixtures.port();
   private static final Duration DEADLINE = Duration.ofSeconds(60);
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
   @RegisterExtension
   static final PostgresServerExtension POSTGRES = new PostgresServerExtension();
   @RegisterExtension
-  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(user("alice"), user("bob")),
+  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user("alice"), BffFixtures.user("bob")),
       List.of(BffStack.redirectUri(PORT)));
 
   private static Connection operatorBus;
@@ -59,55 +53,17 @@ class LogsCommandIT {
   private static BffStack stack;
   private static Path configs;
 
-  private static int freePort() {
-    try {
-      return BffStack.freePort();
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
-  private static OidcProvider.User user(String name) {
-    return new OidcProvider.User(name, name, name + "-password", name + "@example.com");
-  }
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path cache, @TempDir Path configRoot) throws Exception {
     KubernetesClient client = kube.client();
-    for (String ns : List.of("team-a", "team-b")) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-          .create();
-    }
-    create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: orders, namespace: team-a}\n"
-        + "spec: {}\n", Controller.class);
-    create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: search, namespace: team-b}\n"
-        + "spec: {}\n", Controller.class);
-    create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRole
-        metadata: {name: reader}
-        spec:
-          rules:
-            - verbs: [list, get, watch]
-              resources: ["*"]
-        """, VarroaRole.class);
-    create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRoleBinding
-        metadata: {name: alice-reads-all}
-        spec:
-          roleRef: {name: reader}
-          subjects: [{kind: User, name: alice}]
-        """, VarroaRoleBinding.class);
-    create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRoleBinding
-        metadata: {name: bob-reads-team-b}
-        spec:
-          roleRef: {name: reader}
-          subjects: [{kind: User, name: bob}]
-          namespaces: [team-b]
-        """, VarroaRoleBinding.class);
+    BffFixtures.namespaces(client, "team-a", "team-b");
+    BffFixtures.controller(client, "team-a", "orders", Map.of());
+    BffFixtures.controller(client, "team-b", "search", Map.of());
+    BffFixtures.readerRole(client);
+    BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
+    BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
     configs = configRoot;
     records = RecordedRuns.seed(POSTGRES.server(), cache);
     operatorBus = NATS.server().connect();
@@ -118,7 +74,7 @@ class LogsCommandIT {
     for (String name : List.of("alice", "bob")) {
       Path token = configRoot.resolve(name + ".token");
       Files.writeString(token, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name,
-          name + "-password").idToken());
+          BffFixtures.password(name)).idToken());
       VarroactlRun login = varroactl(name, "login", "--server", stack.url(), "--token-file", token.toString());
       assertThat(login.exitCode()).as(login.err()).isZero();
     }
@@ -168,8 +124,4 @@ class LogsCommandIT {
         : configs.resolve(user).toString()), args);
   }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void create(KubernetesClient client,
-      String yaml, Class<T> type) {
-    client.resource(YAML.unmarshal(yaml, type)).create();
-  }
 }

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.VarroaRole;
 import dev.varroa.api.v1alpha1.VarroaRoleBinding;
+import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
@@ -16,11 +16,8 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
-import dev.varroa.testfixtures.oidc.OidcProvider;
 import dev.varroa.testfixtures.oidc.OidcProviderExtension;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nats.client.Connection;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,10 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKubeApiServer
 class ReadApiIT {
 
-  private static final int PORT = freePort();
+  private static final int PORT = BffFixtures.port();
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @RegisterExtension
@@ -56,45 +52,24 @@ class ReadApiIT {
 
   @RegisterExtension
   static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(
-      user("alice"), user("bob"), user("carol"), user("dave")), List.of(BffStack.redirectUri(PORT)));
+      BffFixtures.user("alice"), BffFixtures.user("bob"), BffFixtures.user("carol"), BffFixtures.user("dave")), List.of(BffStack.redirectUri(PORT)));
 
   private static Connection operatorBus;
   private static Connection bffBus;
   private static BffStack stack;
   private static final Map<String, String> TOKENS = new java.util.HashMap<>();
 
-  private static int freePort() {
-    try {
-      return BffStack.freePort();
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
-  private static OidcProvider.User user(String name) {
-    return new OidcProvider.User(name, name, name + "-password", name + "@example.com");
-  }
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path cache) throws Exception {
     KubernetesClient client = kube.client();
-    for (String ns : List.of("team-a", "team-b")) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-          .create();
-    }
-    controller(client, "team-a", "orders", "prod");
-    controller(client, "team-a", "billing", "dev");
-    controller(client, "team-b", "search", "prod");
-    apply(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRole
-        metadata: {name: reader}
-        spec:
-          rules:
-            - verbs: [list, get, watch]
-              resources: ["*"]
-        """, VarroaRole.class);
-    apply(client, """
+    BffFixtures.namespaces(client, "team-a", "team-b");
+    BffFixtures.controller(client, "team-a", "orders", Map.of("tier", "prod"));
+    BffFixtures.controller(client, "team-a", "billing", Map.of("tier", "dev"));
+    BffFixtures.controller(client, "team-b", "search", Map.of("tier", "prod"));
+    BffFixtures.readerRole(client);
+    BffFixtures.create(client, """
         apiVersion: varroa.dev/v1alpha1
         kind: VarroaRole
         metadata: {name: prod-controllers}
@@ -104,15 +79,15 @@ class ReadApiIT {
               resources: [controllers]
               controllerSelector: {matchLabels: {tier: prod}}
         """, VarroaRole.class);
-    binding(client, "alice-reads-all", "reader", "User", "alice", null);
-    binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
-    binding(client, "carol-reads-prod", "prod-controllers", "User", "carol", null);
+    BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
+    BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
+    BffFixtures.binding(client, "carol-reads-prod", "prod-controllers", "User", "carol", null);
 
     operatorBus = NATS.server().connect();
     bffBus = NATS.server().connect();
     stack = BffStack.start(client, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT);
     for (String name : List.of("alice", "bob", "carol", "dave")) {
-      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, name + "-password")
+      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, BffFixtures.password(name))
           .idToken());
     }
     // the policy and every row have arrived once alice sees all three
@@ -287,20 +262,6 @@ class ReadApiIT {
     return URI.create(stack.url() + path);
   }
 
-  private static void controller(KubernetesClient client, String ns, String name, String tier) {
-    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name + ", namespace: " + ns
-        + ", labels: {tier: " + tier + "}}\nspec: {}\n", Controller.class);
-  }
 
-  private static void binding(KubernetesClient client, String name, String role, String kind, String subject,
-      String namespace) {
-    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: VarroaRoleBinding\nmetadata: {name: " + name + "}\nspec:\n"
-        + "  roleRef: {name: " + role + "}\n  subjects: [{kind: " + kind + ", name: " + subject + "}]\n"
-        + (namespace == null ? "" : "  namespaces: [" + namespace + "]\n"), VarroaRoleBinding.class);
-  }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void apply(KubernetesClient client,
-      String yaml, Class<T> type) {
-    client.resource(YAML.unmarshal(yaml, type)).create();
-  }
 }

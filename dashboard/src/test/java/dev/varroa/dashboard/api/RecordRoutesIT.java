@@ -5,9 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.varroa.api.v1alpha1.Controller;
-import dev.varroa.api.v1alpha1.VarroaRole;
-import dev.varroa.api.v1alpha1.VarroaRoleBinding;
+import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
 import dev.varroa.dashboard.activity.BusFanout;
 import dev.varroa.dashboard.logs.ConsoleLogTail;
@@ -31,12 +29,9 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
-import dev.varroa.testfixtures.oidc.OidcProvider;
 import dev.varroa.testfixtures.oidc.OidcProviderExtension;
 import dev.varroa.testfixtures.postgres.PostgresServerExtension;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nats.client.Connection;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -69,10 +64,9 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKubeApiServer
 class RecordRoutesIT {
 
-  private static final int PORT = freePort();
+  private static final int PORT = BffFixtures.port();
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
 
@@ -81,8 +75,8 @@ class RecordRoutesIT {
   @RegisterExtension
   static final PostgresServerExtension POSTGRES = new PostgresServerExtension();
   @RegisterExtension
-  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(user("alice"), user("bob"),
-      user("dave")), List.of(BffStack.redirectUri(PORT)));
+  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user("alice"), BffFixtures.user("bob"),
+      BffFixtures.user("dave")), List.of(BffStack.redirectUri(PORT)));
 
   private static final Map<String, String> TOKENS = new HashMap<>();
   private static Connection operatorBus;
@@ -96,55 +90,17 @@ class RecordRoutesIT {
   private static final String ORDERS_RUN = UUID.randomUUID().toString();
   private static final String SEARCH_RUN = UUID.randomUUID().toString();
 
-  private static int freePort() {
-    try {
-      return BffStack.freePort();
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
-  private static OidcProvider.User user(String name) {
-    return new OidcProvider.User(name, name, name + "-password", name + "@example.com");
-  }
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path folder) throws Exception {
     KubernetesClient client = kube.client();
-    for (String ns : List.of("team-a", "team-b")) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-          .create();
-    }
-    create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: orders, namespace: team-a}\n"
-        + "spec: {}\n", Controller.class);
-    create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: search, namespace: team-b}\n"
-        + "spec: {}\n", Controller.class);
-    create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRole
-        metadata: {name: reader}
-        spec:
-          rules:
-            - verbs: [list, get, watch]
-              resources: ["*"]
-        """, VarroaRole.class);
-    create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRoleBinding
-        metadata: {name: alice-reads-all}
-        spec:
-          roleRef: {name: reader}
-          subjects: [{kind: User, name: alice}]
-        """, VarroaRoleBinding.class);
-    create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRoleBinding
-        metadata: {name: bob-reads-team-b}
-        spec:
-          roleRef: {name: reader}
-          subjects: [{kind: User, name: bob}]
-          namespaces: [team-b]
-        """, VarroaRoleBinding.class);
+    BffFixtures.namespaces(client, "team-a", "team-b");
+    BffFixtures.controller(client, "team-a", "orders", Map.of());
+    BffFixtures.controller(client, "team-b", "search", Map.of());
+    BffFixtures.readerRole(client);
+    BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
+    BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
 
     database = DashboardDatabase.create(POSTGRES.server(), "routes", folder);
     run("uid-orders", ORDERS_RUN, "team-a", "orders", "orders/main", 7);
@@ -178,7 +134,7 @@ class RecordRoutesIT {
         reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)),
         McpEndpoint.mount(new ConsoleLogTail(logs)));
     for (String name : List.of("alice", "bob", "dave")) {
-      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, name + "-password")
+      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, BffFixtures.password(name))
           .idToken());
     }
     await().atMost(DEADLINE).until(() -> get("/runs", "bob").statusCode() == 200
@@ -349,8 +305,4 @@ class RecordRoutesIT {
     return URI.create(stack.url() + path);
   }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void create(KubernetesClient client,
-      String yaml, Class<T> type) {
-    client.resource(YAML.unmarshal(yaml, type)).create();
-  }
 }

@@ -7,10 +7,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.varroa.api.v1alpha1.Controller;
-import dev.varroa.api.v1alpha1.VarroaRole;
 import dev.varroa.api.v1alpha1.VarroaRoleBinding;
 import dev.varroa.dashboard.BffServer;
+import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
@@ -25,11 +24,8 @@ import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.postgres.PostgresServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
-import dev.varroa.testfixtures.oidc.OidcProvider;
 import dev.varroa.testfixtures.oidc.OidcProviderExtension;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -60,10 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKubeApiServer
 class McpToolsIT {
 
-  private static final int PORT = freePort();
+  private static final int PORT = BffFixtures.port();
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_activity",
       "list_runs", "get_run", "get_run_log_tail");
@@ -76,8 +71,8 @@ class McpToolsIT {
   private static RecordedRuns records;
 
   @RegisterExtension
-  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(user("alice"), user("bob"),
-      user("dave")), List.of(BffStack.redirectUri(PORT)));
+  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user("alice"), BffFixtures.user("bob"),
+      BffFixtures.user("dave")), List.of(BffStack.redirectUri(PORT)));
 
   private static Connection operatorBus;
   private static Connection bffBus;
@@ -86,39 +81,18 @@ class McpToolsIT {
   private static final Map<String, String> TOKENS = new HashMap<>();
   private static final Map<String, McpSyncClient> CLIENTS = new HashMap<>();
 
-  private static int freePort() {
-    try {
-      return BffStack.freePort();
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
-  private static OidcProvider.User user(String name) {
-    return new OidcProvider.User(name, name, name + "-password", name + "@example.com");
-  }
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path cache) throws Exception {
     KubernetesClient client = kube.client();
-    for (String ns : List.of("team-a", "team-b")) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-          .create();
-    }
-    controller(client, "team-a", "orders");
-    controller(client, "team-a", "billing");
-    controller(client, "team-b", "search");
-    apply(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: VarroaRole
-        metadata: {name: reader}
-        spec:
-          rules:
-            - verbs: [list, get, watch]
-              resources: ["*"]
-        """, VarroaRole.class);
-    binding(client, "alice-reads-all", "User", "alice", null);
-    binding(client, "bob-reads-team-b", "User", "bob", "team-b");
+    BffFixtures.namespaces(client, "team-a", "team-b");
+    BffFixtures.controller(client, "team-a", "orders", Map.of());
+    BffFixtures.controller(client, "team-a", "billing", Map.of());
+    BffFixtures.controller(client, "team-b", "search", Map.of());
+    BffFixtures.readerRole(client);
+    BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
+    BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
 
     records = RecordedRuns.seed(POSTGRES.server(), cache);
     operatorBus = NATS.server().connect();
@@ -131,7 +105,7 @@ class McpToolsIT {
         IssuerEndpoints.discover(oidc.issuer()), RecordReads.none(), LiveStreams::without, McpEndpoint.mount()),
         Clock.systemUTC());
     for (String name : List.of("alice", "bob", "dave")) {
-      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, name + "-password")
+      TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, BffFixtures.password(name))
           .idToken());
     }
     // the policy and every row have arrived once alice's tool lists all three
@@ -407,19 +381,6 @@ class McpToolsIT {
         .map(i -> i.path("namespace").asText() + "/" + i.path("name").asText()).toList();
   }
 
-  private static void controller(KubernetesClient client, String ns, String name) {
-    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name + ", namespace: " + ns
-        + "}\nspec: {}\n", Controller.class);
-  }
 
-  private static void binding(KubernetesClient client, String name, String kind, String subject, String namespace) {
-    apply(client, "apiVersion: varroa.dev/v1alpha1\nkind: VarroaRoleBinding\nmetadata: {name: " + name + "}\nspec:\n"
-        + "  roleRef: {name: reader}\n  subjects: [{kind: " + kind + ", name: " + subject + "}]\n"
-        + (namespace == null ? "" : "  namespaces: [" + namespace + "]\n"), VarroaRoleBinding.class);
-  }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void apply(KubernetesClient client,
-      String yaml, Class<T> type) {
-    client.resource(YAML.unmarshal(yaml, type)).create();
-  }
 }
