@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs clean
+.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -93,6 +93,13 @@ bench-logs: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
 	$(MVN) -q -pl gateway dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.ConsoleLogsBenchmark $(ARGS)
+
+# Issue 13: GET /controllers of 1,000 Controllers, live activity fanned out to 500 SSE clients, and the BFF's heap,
+# with the BFF in its own JVM on its runtime classpath; figures go to docs/benchmarks.md.
+bench-bff: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
+	$(MVN) -q -pl dashboard dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.DashboardBenchmark $(ARGS)
 
 # P1 "commit -> applied": one Controller following a Git branch, the demo's setup; figures go to docs/benchmarks.md.
 bench-latency: build
