@@ -26,7 +26,8 @@ demo-check: build
 # built and run (each entrypoint in a chroot) and rebuilt to prove the same digests.
 test: deps
 	$(MVN) install
-	bin/images/build.sh && bin/images/check.sh; rc=$$?; bin/images/registry.sh stop; exit $$rc
+	IMAGES_FROM_INSTALLED=true bin/images/build.sh && IMAGES_FROM_INSTALLED=true bin/images/check.sh; rc=$$?; \
+	  bin/images/registry.sh stop; exit $$rc
 
 # The components' images (bin/images/images.tsv), built by Jib on a base assembled from Debian packages and a
 # jlinked Java 17, pushed to $$IMAGE_REGISTRY/varroa/<name>:<version> or, unset, to a docker-registry started on

@@ -16,6 +16,7 @@
 set -euo pipefail
 # shellcheck source=bin/images/common.sh
 source "$(dirname "$0")/common.sh"
+read -r -a scope <<< "$(reactor_scope)"
 
 for tool in mvn skopeo jq; do need "$tool"; done
 tag=$(image_tag)
@@ -46,8 +47,9 @@ while read -r name module main runtime; do
   image="$registry/varroa/$name:$tag"
   say "jib $image (module $module, main $main, runtime $runtime)"
   mapfile -t properties < <(jib_properties "$name" "$module" "$main" "${base_of[$runtime]}/base.tar" "$image")
-  # package in the same reactor, so that Jib takes the modules' fresh jars and not those in ~/.m2
-  maven -q -pl "$module" -am -Dmaven.test.skip=true package "$jib_plugin:build" "$jib_plugin:buildTar" "${properties[@]}" \
+  # package in the same reactor, so that Jib takes the modules' fresh jars and not stale ones in ~/.m2
+  # (IMAGES_FROM_INSTALLED=true: the tree was just installed, ~/.m2 holds exactly these jars)
+  maven -q -pl "$module" "${scope[@]}" -Dmaven.test.skip=true package "$jib_plugin:build" "$jib_plugin:buildTar" "${properties[@]}" \
     "-Djib.allowInsecureRegistries=$insecure" \
     "-Djib.outputPaths.tar=$out/image.tar" "-Djib.outputPaths.digest=$out/jib-digest" \
     "-Djib.baseImageCache=$images_cache/jib/base" "-Djib.applicationCache=$images_cache/jib/application/$name" \

@@ -12,6 +12,7 @@
 set -euo pipefail
 # shellcheck source=bin/images/common.sh
 source "$(dirname "$0")/common.sh"
+read -r -a scope <<< "$(reactor_scope)"
 
 for tool in umoci jq javac jdeps unshare chroot mvn; do need "$tool"; done
 tag=$(image_tag)
@@ -137,7 +138,7 @@ if [[ $rebuild == true ]]; then
     again="$scratch/jib-$name"
     mkdir -p "$again"
     mapfile -t properties < <(jib_properties "$name" "$module" "$main" "${fresh_base[$runtime]}/base.tar" "varroa/$name:$tag")
-    if maven -q -pl "$module" -am -Dmaven.test.skip=true package "$jib_plugin:buildTar" "${properties[@]}" \
+    if maven -q -pl "$module" "${scope[@]}" -Dmaven.test.skip=true package "$jib_plugin:buildTar" "${properties[@]}" \
          "-Djib.outputPaths.tar=$again/image.tar" "-Djib.outputPaths.digest=$again/digest" \
          "-Djib.baseImageCache=$again/cache/base" "-Djib.applicationCache=$again/cache/application"; then
       if [[ $(cat "$again/digest") == "$(cat "$out/digest")" ]]; then

@@ -83,6 +83,13 @@ jdk_home() {
   echo "$home"
 }
 
+# How a module's siblings are taken: built again in the same reactor (-am), or, after a `mvn install` of this very
+# tree (make test does one just before), from ~/.m2, which spares every image a rebuild of its upstream modules.
+# Prints the Maven flags, none or -am; read them with read -r -a.
+reactor_scope() {
+  [[ ${IMAGES_FROM_INSTALLED:-false} == true ]] || echo "-am"
+}
+
 # sha256 of stdin, first 16 hex digits: the cache keys.
 short_hash() { sha256sum | cut -c1-16; }
 
