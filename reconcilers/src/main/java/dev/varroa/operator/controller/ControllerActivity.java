@@ -6,6 +6,7 @@ import dev.varroa.protocol.bus.ActivityPublisher;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Controller lifecycle as activity (docs/activity.md): created, phase changed, desired state applied or
@@ -21,15 +22,26 @@ public final class ControllerActivity {
   public static final String DELETED = "controller.deleted";
 
   private final ActivityPublisher publisher;
+  /**
+   * The last status this operator wrote, by Controller UID. The informer may hand the next pass a Controller from
+   * before that write (status is patched without a resourceVersion), so a change is judged against what was
+   * written, not against the cache: each change is published once.
+   */
+  private final Map<String, ControllerStatus> written = new ConcurrentHashMap<>();
 
   public ControllerActivity(ActivityPublisher publisher) {
     this.publisher = publisher;
   }
 
   /** What changed between the written status and the one before it (an empty status for a new Controller). */
-  void statusWritten(Controller controller, ControllerStatus previous, ControllerStatus status) {
+  void statusWritten(Controller controller, ControllerStatus cached, ControllerStatus status) {
     String namespace = controller.getMetadata().getNamespace();
     String name = controller.getMetadata().getName();
+    String uid = Objects.toString(controller.getMetadata().getUid(), "");
+    ControllerStatus previous = uid.isEmpty() ? cached : written.getOrDefault(uid, cached);
+    if (!uid.isEmpty()) {
+      written.put(uid, status);
+    }
     if (previous.phase == null && status.phase != null) {
       // The first status a Controller ever gets: the operator saw it for the first time.
       publisher.controller(namespace, name, CREATED, "Controller created, phase " + status.phase,
@@ -54,6 +66,9 @@ public final class ControllerActivity {
   }
 
   void deleted(Controller controller) {
+    if (controller.getMetadata().getUid() != null) {
+      written.remove(controller.getMetadata().getUid());
+    }
     ControllerStatus status = controller.getStatus();
     Map<String, String> attributes = new LinkedHashMap<>();
     put(attributes, "uid", controller.getMetadata().getUid());
