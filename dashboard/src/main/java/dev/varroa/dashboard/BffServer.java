@@ -32,12 +32,10 @@ import org.eclipse.jetty.server.ServerConnector;
 public final class BffServer implements AutoCloseable {
 
   private final Server jetty;
-  private final DashboardReads reads;
   private final AccessPolicyView policy;
 
-  private BffServer(Server jetty, DashboardReads reads, AccessPolicyView policy) {
+  private BffServer(Server jetty, AccessPolicyView policy) {
     this.jetty = jetty;
-    this.reads = reads;
     this.policy = policy;
   }
 
@@ -89,7 +87,7 @@ public final class BffServer implements AutoCloseable {
     parts.mcp().mount(context, reads, tokens);
     jetty.setHandler(context);
     jetty.start();
-    return new BffServer(jetty, reads, policy);
+    return new BffServer(jetty, policy);
   }
 
   public int port() {
@@ -98,10 +96,6 @@ public final class BffServer implements AutoCloseable {
 
   public String url() {
     return "http://localhost:" + port();
-  }
-
-  public DashboardReads reads() {
-    return reads;
   }
 
   @Override

@@ -61,10 +61,6 @@ public class LiveStreams implements AutoCloseable {
         KEEPALIVE.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Streams that are open now (for tests and the benchmark). */
-  public int openStreams() {
-    return open.size();
-  }
 
   public void activity(Caller caller, Parameters query, HttpServletRequest request, HttpServletResponse response)
       throws ReadRefused, IOException {

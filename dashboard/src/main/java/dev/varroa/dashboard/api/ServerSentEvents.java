@@ -93,9 +93,6 @@ final class ServerSentEvents {
     return write(": " + text + "\n\n");
   }
 
-  synchronized boolean isOpen() {
-    return !closed;
-  }
 
   private boolean write(String text) {
     synchronized (this) {

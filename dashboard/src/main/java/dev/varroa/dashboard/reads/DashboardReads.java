@@ -78,10 +78,6 @@ public final class DashboardReads {
     return coreCluster;
   }
 
-  public RecordReads records() {
-    return records;
-  }
-
   /** Who the caller is and which bindings name them; needs no permission. */
   public Map<String, Object> me(Caller caller) {
     Grants grants = grants(caller);

@@ -30,9 +30,6 @@ public final class StoredRecordReads extends RecordReads {
     this.backfill = backfill;
   }
 
-  public RunRecords runRecords() {
-    return runs;
-  }
 
   @Override
   public boolean enabled() {
