@@ -3,14 +3,15 @@
 # Debian's nats-server and docker-registry, umoci, skopeo and jq (for `make images`), and
 # kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules, and Debian's postgresql
 # with the OS user the PostgreSQL fixture runs it as, and the OpenID provider the identity tests log in through
-# (zitadel/oidc's example server, built from Go modules).
+# (zitadel/oidc's example server, built from Go modules), and Debian's chromium with a font for the dashboard's
+# browser tests (driven by playwright-core from npm, which never downloads a browser of its own).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
 die() { echo "install-deps.sh: $*" >&2; exit 1; }
 
-for tool in java mvn go; do
-  command -v "$tool" >/dev/null || die "$tool is missing: this project needs Java 17, Maven and Go on the machine"
+for tool in java mvn go node npm; do
+  command -v "$tool" >/dev/null || die "$tool is missing: this project needs Java 17, Maven, Go and Node.js with npm on the machine"
 done
 
 missing=()
@@ -20,6 +21,9 @@ command -v docker-registry >/dev/null || missing+=(docker-registry)
 command -v umoci >/dev/null || missing+=(umoci)
 command -v skopeo >/dev/null || missing+=(skopeo)
 command -v jq >/dev/null || missing+=(jq)
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
+# without a font Chromium draws no text, and the dashboard's screenshots would show empty boxes
+[[ -d /usr/share/fonts/truetype/dejavu ]] || missing+=(fonts-dejavu-core)
 if (( ${#missing[@]} )); then
   echo "install-deps.sh: installing Debian packages: ${missing[*]}"
   sudo_cmd=(); [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)

@@ -1,6 +1,7 @@
 package dev.varroa.dashboard.reads;
 
 import dev.varroa.protocol.bus.v1.ClusterPresence;
+import dev.varroa.protocol.bus.v1.ControllerDetail;
 import dev.varroa.protocol.bus.v1.ControllerRow;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +42,12 @@ public final class ControllerViews {
     out.put("labels", new TreeMap<>(row.getLabelsMap()));
     out.put("createdAt", row.getCreatedAt());
     return out;
+  }
+
+  /** The desired bundle digest while it is not the one last applied successfully; "" when none is pending. */
+  public static String pendingDigest(ControllerDetail detail) {
+    String desired = detail.getDesiredBundleDigest();
+    return desired.isEmpty() || desired.equals(detail.getRow().getRevision()) ? "" : desired;
   }
 
   public static Map<String, Object> cluster(ClusterPresence presence, Instant now) {

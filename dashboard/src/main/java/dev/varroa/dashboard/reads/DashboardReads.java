@@ -162,6 +162,10 @@ public final class DashboardReads {
     out.put("versionProfile", detail.getVersionProfile());
     out.put("lock", new TreeMap<>(detail.getLockMap()));
     out.put("resolutionProblem", detail.getResolutionProblem());
+    out.put("desiredBundleDigest", detail.getDesiredBundleDigest());
+    out.put("pendingBundleDigest", ControllerViews.pendingDigest(detail));
+    out.put("bundlePlugins", new TreeMap<>(detail.getBundlePluginsMap()));
+    out.put("profileJenkinsVersion", detail.getProfileJenkinsVersion());
     return out;
   }
 

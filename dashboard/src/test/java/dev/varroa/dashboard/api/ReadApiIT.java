@@ -150,6 +150,11 @@ class ReadApiIT {
     JsonNode body = await().atMost(DEADLINE).until(() -> json(get("/controllers/team-a/orders", "alice"), 200),
         b -> b.path("conditions").size() > 0);
     assertThat(body.path("name").asText()).isEqualTo("orders");
+    // these controllers name no version profile: nothing renders, so nothing is pending (DashboardBrowserIT has one)
+    assertThat(body.path("resolutionProblem").asText()).contains("fix: set spec.versionProfileRef");
+    assertThat(body.path("desiredBundleDigest").asText()).isEmpty();
+    assertThat(body.path("pendingBundleDigest").asText()).isEmpty();
+    assertThat(body.path("bundlePlugins").isObject()).isTrue();
     assertThat(body.path("conditions").get(0).has("lastTransitionTime")).isTrue();
     assertThat(body.has("settings")).isTrue();
     assertThat(body.has("lock")).isTrue();

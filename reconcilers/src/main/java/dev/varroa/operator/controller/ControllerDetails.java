@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfileSpec;
+import dev.varroa.bundle.render.PluginLock;
 import dev.varroa.operator.cluster.ControllerRowRenderer;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -39,6 +40,15 @@ public final class ControllerDetails {
         detail.setResolutionProblem("settings could not be written as JSON: " + e.getMessage());
       }
       detail.setVersionProfile(inputs.profile().getMetadata().getName());
+      if (inputs.profile().getSpec() != null && inputs.profile().getSpec().jenkinsVersion != null) {
+        detail.setProfileJenkinsVersion(inputs.profile().getSpec().jenkinsVersion);
+      }
+      if (inputs.rendered() != null) {
+        detail.setDesiredBundleDigest(inputs.rendered().digest());
+        for (PluginLock plugin : inputs.rendered().lock().plugins()) {
+          detail.putBundlePlugins(plugin.id(), plugin.version());
+        }
+      }
       if (inputs.profile().getSpec() != null && inputs.profile().getSpec().plugins != null) {
         for (JenkinsVersionProfileSpec.PluginVersion plugin : inputs.profile().getSpec().plugins) {
           detail.putLock(plugin.id, plugin.version);

@@ -1,0 +1,247 @@
+package dev.varroa.dashboard.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.dashboard.BffFixtures;
+import dev.varroa.dashboard.BffStack;
+import dev.varroa.dashboard.activity.BusFanout;
+import dev.varroa.dashboard.api.LiveStreams;
+import dev.varroa.dashboard.logs.ConsoleLogs;
+import dev.varroa.dashboard.reads.StoredRecordReads;
+import dev.varroa.dashboard.records.Backfill;
+import dev.varroa.dashboard.records.DashboardDatabase;
+import dev.varroa.dashboard.records.RunRecords;
+import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.ActivityPublisher;
+import dev.varroa.protocol.bus.v1.ClusterPresence;
+import dev.varroa.recorder.Recorder;
+import dev.varroa.recorder.RecorderSettings;
+import dev.varroa.recorder.logs.BlobStoreSettings;
+import dev.varroa.recorder.logs.LogStore;
+import dev.varroa.recorder.logs.LogStores;
+import dev.varroa.recorder.retention.RetentionRules;
+import dev.varroa.recorder.store.RecordStore;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.WithKubeApiServer;
+import dev.varroa.testfixtures.nats.NatsServerExtension;
+import dev.varroa.testfixtures.oidc.BrowserLogin;
+import dev.varroa.testfixtures.oidc.OidcProviderExtension;
+import dev.varroa.testfixtures.postgres.PostgresServerExtension;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nats.client.Connection;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboard in headless Chromium (Debian's package, driven by playwright-core from npm) against the BFF in front
+ * of a real API server and operator, NATS JetStream, the recorder writing PostgreSQL, and the OpenID provider: the
+ * demo's two controllers (ci/sandbox, ci/team-a), one recorded run and one running. Each script saves screenshots
+ * under target/e2e-screenshots.
+ */
+@WithKubeApiServer
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserIT {
+
+  private static final int PORT = BffFixtures.port();
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  static final Path SCREENSHOTS = Path.of("target", "e2e-screenshots").toAbsolutePath();
+  private static final String USER = "alice";
+
+  @RegisterExtension
+  static final NatsServerExtension NATS = new NatsServerExtension();
+  @RegisterExtension
+  static final PostgresServerExtension POSTGRES = new PostgresServerExtension();
+  @RegisterExtension
+  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user(USER)),
+      List.of(BffStack.redirectUri(PORT)));
+
+  private static KubernetesClient client;
+  private static Connection operatorBus;
+  private static Connection bffBus;
+  private static DashboardDatabase database;
+  private static Recorder recorder;
+  private static LogStore gatewayLogs;
+  private static BusFanout fanout;
+  private static BffStack stack;
+  private static PlayedBuild played;
+  private static ActivityPublisher activity;
+  private static String token;
+
+  @BeforeAll
+  static void start(KubeApiServer kube, @TempDir Path folder) throws Exception {
+    client = kube.client();
+    Files.createDirectories(SCREENSHOTS);
+    BffFixtures.namespaces(client, "ci");
+    BffFixtures.create(client, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: JenkinsVersionProfile
+        metadata: {name: lts}
+        spec:
+          jenkinsVersion: "2.555.2"
+          image: jenkins/jenkins:2.555.2-lts-jdk21
+          plugins:
+            - {id: configuration-as-code, version: 2006.v001a_2ca_6b_574}
+            - {id: git, version: "5.8.0"}
+        """, JenkinsVersionProfile.class);
+    for (String name : List.of("sandbox", "team-a")) {
+      BffFixtures.create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name
+          + ", namespace: ci, labels: {team: " + name + "}}\nspec: {versionProfileRef: {name: lts}}\n", Controller.class);
+    }
+    BffFixtures.readerRole(client);
+    BffFixtures.binding(client, "alice-reads-all", "reader", "User", USER, null);
+
+    database = DashboardDatabase.create(POSTGRES.server(), "e2e", folder);
+    BlobStoreSettings ownerLogs = BlobStoreSettings.postgresWithPassword(database.url(), POSTGRES.server().user(),
+        POSTGRES.server().password());
+    recorder = Recorder.start(RecorderSettings.of(database.url(), POSTGRES.server().user(),
+        POSTGRES.server().password(), NATS.server().url()).withHealthPort(0), RetentionRules.defaults(),
+        LogStores.open(ownerLogs));
+    gatewayLogs = LogStores.open(ownerLogs).orElseThrow();
+
+    operatorBus = NATS.server().connect();
+    bffBus = NATS.server().connect();
+    BusTopology.ensureActivity(operatorBus);
+    activity = new ActivityPublisher(() -> operatorBus, BffStack.CLUSTER, "operator", Clock.systemUTC());
+    fanout = BusFanout.start(bffBus, BffStack.CLUSTER);
+    RunRecords runs = new RunRecords(database.pool().dataSource());
+    ConsoleLogs logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
+        folder.resolve("bff-db-password")), runs, bffBus).orElseThrow();
+    stack = BffStack.start(client, folder.resolve("cache"), operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT),
+        PORT, new StoredRecordReads(runs, new Backfill(database.pool().dataSource())),
+        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), dev.varroa.dashboard.BffServer.McpMount.none());
+    token = BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), USER, BffFixtures.password(USER))
+        .idToken();
+
+    Controller teamA = client.resources(Controller.class).inNamespace("ci").withName("team-a").get();
+    played = new PlayedBuild(operatorBus, gatewayLogs, BffStack.CLUSTER,
+        new ControllerIdentity("ci", "team-a", teamA.getMetadata().getUid()));
+    played.finished("team-a/app/main", 41);
+    // both controllers resolve (a digest to render) and the finished run is recorded, before any browser starts
+    await().atMost(DEADLINE).until(() -> api("/controllers").path("items").size() == 2
+        && !api("/controllers/ci/team-a").path("desiredBundleDigest").asText().isEmpty()
+        && api("/runs?namespace=ci&controller=team-a").path("items").size() == 1);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (AutoCloseable closeable : new AutoCloseable[] {stack, fanout, recorder, gatewayLogs, database}) {
+      if (closeable != null) {
+        closeable.close();
+      }
+    }
+    if (operatorBus != null) {
+      operatorBus.close();
+      bffBus.close();
+    }
+  }
+
+  private static JsonNode api(String path) throws Exception {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(stack.url() + path))
+        .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+    return response.statusCode() == 200 ? JSON.readTree(response.body()) : JSON.createObjectNode();
+  }
+
+  private static BrowserScript script(Map<String, String> extra) {
+    Map<String, String> environment = new HashMap<>(extra);
+    environment.put("VARROA_E2E_URL", stack.url());
+    environment.put("VARROA_E2E_USER", USER);
+    environment.put("VARROA_E2E_PASSWORD", BffFixtures.password(USER));
+    environment.put("VARROA_E2E_SCREENSHOTS", SCREENSHOTS.toString());
+    return new BrowserScript(environment);
+  }
+
+  private static void passes(BrowserScript.Outcome outcome) {
+    assertThat(outcome.exitCode()).as("%s", outcome).isZero();
+    assertThat(outcome.output()).as("%s", outcome).anyMatch(line -> line.startsWith("ok: "));
+  }
+
+  @Test
+  @Order(1)
+  void aUserLogsInAndSeesBothDemoControllers() throws Exception {
+    passes(script(Map.of()).run("login-and-list.mjs"));
+    assertThat(SCREENSHOTS.resolve("controllers.png")).exists();
+  }
+
+  @Test
+  @Order(2)
+  void theListFiltersThroughTheUrl() throws Exception {
+    passes(script(Map.of()).run("filter-url.mjs"));
+  }
+
+  @Test
+  @Order(3)
+  void aRecordedRunAndALiveLogFollowedToItsEnd() throws Exception {
+    String runId = UUID.randomUUID().toString();
+    played.started(runId, "team-a/app/main", 42);
+    played.log(runId, "Started by user alice\n[Pipeline] stage Build\n", false);
+    await().atMost(DEADLINE).until(() -> api("/runs/" + runId).path("runId").asText().equals(runId));
+    passes(script(Map.of("VARROA_E2E_RUN", runId))
+        .on("more-log", () -> played.log(runId, "[Pipeline] stage Test\nall 12 tests passed\n", false))
+        .on("finish", () -> {
+          played.log(runId, "Finished: SUCCESS\n", true);
+          played.completed(runId, "team-a/app/main", 42);
+        })
+        .run("live-log.mjs"));
+  }
+
+  @Test
+  @Order(4)
+  void aConditionChangeArrivesLive() throws Exception {
+    passes(script(Map.of()).on("break-bundle", () -> client.resources(Controller.class).inNamespace("ci")
+        .withName("team-a").edit(c -> {
+          c.getSpec().composedBundleRef = new dev.varroa.api.v1alpha1.ObjectRef();
+          c.getSpec().composedBundleRef.name = "team-a-missing";
+          return c;
+        })).run("condition-live.mjs"));
+  }
+
+  @Test
+  @Order(5)
+  void liveActivityArrivesWithoutReload() throws Exception {
+    passes(script(Map.of()).on("publish-activity", () -> activity.controller("ci", "sandbox",
+        "controller.phase_changed", "phase Provisioning -> Running", Map.of("from", "Provisioning"))).run("activity.mjs"));
+  }
+
+  @Test
+  @Order(6)
+  void aRegisteredClusterThatStopsAnsweringIsNamed() throws Exception {
+    BusTopology.ensureClusters(operatorBus);
+    // a member that registered and went silent: its entry lives on, nobody answers for its controllers
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("us-2", ClusterPresence.newBuilder().setName("us-2")
+        .setRole("member").setOperatorVersion("0.1.0").setKubernetesVersion("v1.34.4")
+        .setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
+    try {
+      passes(script(Map.of("VARROA_E2E_SILENT_CLUSTER", "us-2")).run("cluster-warning.mjs"));
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("us-2");
+    }
+  }
+}
