@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff clean
+.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -101,6 +101,13 @@ bench-bff: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
 	$(MVN) -q -pl dashboard dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.DashboardBenchmark $(ARGS)
+
+# Issue 14's browser figures (Controllers page with 1,000 controllers in Chromium, bundle sizes, the page's heap after
+# ten minutes of live activity); ARGS="controllers minutes events-per-second"; figures go to docs/benchmarks.md.
+bench-dashboard-page: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
+	$(MVN) -q -pl dashboard dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.DashboardPageBenchmark $(ARGS)
 
 # P1 "commit -> applied": one Controller following a Git branch, the demo's setup; figures go to docs/benchmarks.md.
 bench-latency: build

@@ -77,9 +77,9 @@ public final class DashboardBenchmark {
   /** The demo's heap for the BFF; the chart sets no heap flag (see docs/benchmarks.md). */
   private static final List<String> BFF_JVM_FLAGS = List.of("-Xmx256m");
   private static final Duration DEADLINE = Duration.ofSeconds(120);
-  private static final String CLUSTER = "bench";
-  private static final String USER = "bench";
-  private static final String PASSWORD = "bench-password";
+  static final String CLUSTER = "bench";
+  static final String USER = "bench";
+  static final String PASSWORD = "bench-password";
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -99,8 +99,14 @@ public final class DashboardBenchmark {
     System.exit(0);
   }
 
-  private static void run(Teardown teardown, int count, int streamCount, Map<String, String> figures)
-      throws Exception {
+  /** The fleet, the operator's side of the bus, the provider and the BFF in its own JVM: what both harnesses read. */
+  record Stack(String base, OidcProvider oidc, String callback, Connection bus, ChildJvm bff, ProcessGauge gauge) {
+    String token() throws Exception {
+      return BrowserLogin.login(oidc, callback, USER, PASSWORD).idToken();
+    }
+  }
+
+  static Stack start(Teardown teardown, int count) throws Exception {
     System.out.printf("machine: %d cores, %s, load average %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.vm.version"), loadAverage());
     Path logs = Files.createDirectories(ProjectLayout.root().resolve("benchmarks/target/bff-benchmark"));
@@ -151,14 +157,22 @@ public final class DashboardBenchmark {
     ChildJvm bff = teardown.add(startBff(work.path(), logs, port, nats.value().url(), oidc.value()));
     System.out.printf("BFF %s, %s, NATS %s, issuer %s%n", bff, BFF_JVM_FLAGS, nats.value().url(),
         oidc.value().issuer());
-    ProcessGauge gauge = new ProcessGauge(bff.pid());
+    return new Stack("http://127.0.0.1:" + port, oidc.value(), callback, bus, bff, new ProcessGauge(bff.pid()));
+  }
+
+  private static void run(Teardown teardown, int count, int streamCount, Map<String, String> figures)
+      throws Exception {
+    Stack stack = start(teardown, count);
+    ChildJvm bff = stack.bff();
+    Connection bus = stack.bus();
+    ProcessGauge gauge = stack.gauge();
     ProcessGauge.HeapFigures idle = gauge.heapAfterFullGc();
     long idleRss = gauge.residentKib();
     System.out.printf("BFF idle after start: heap after a full GC %d KiB, resident %d KiB%n", idle.heapUsedKib(),
         idleRss);
 
-    String base = "http://127.0.0.1:" + port;
-    listPhase(base, BrowserLogin.login(oidc.value(), callback, USER, PASSWORD).idToken(), bus, count, figures);
+    String base = stack.base();
+    listPhase(base, stack.token(), bus, count, figures);
     ProcessGauge.HeapFigures listed = gauge.heapAfterFullGc();
     long listedRss = gauge.residentKib();
     System.out.printf("BFF after the list phase: heap after a full GC %d KiB, resident %d KiB%n",
@@ -168,7 +182,7 @@ public final class DashboardBenchmark {
     ProcessGauge.HeapFigures streaming;
     long streamingRss;
     try (ActivityStreams streams = new ActivityStreams(URI.create(base + "/activity/stream"),
-        BrowserLogin.login(oidc.value(), callback, USER, PASSWORD).idToken(), streamCount, STREAM_CLIENTS, PROBES)) {
+        stack.token(), streamCount, STREAM_CLIENTS, PROBES)) {
       ssePhase(bus, streams, streamCount, count, figures);
       streaming = gauge.heapAfterFullGc();
       streamingRss = gauge.residentKib();
@@ -263,11 +277,11 @@ public final class DashboardBenchmark {
     return status;
   }
 
-  private static String namespace(int n) {
+  static String namespace(int n) {
     return String.format("team-%02d", n);
   }
 
-  private static String name(int i) {
+  static String name(int i) {
     return String.format("jenkins-%04d", i);
   }
 
