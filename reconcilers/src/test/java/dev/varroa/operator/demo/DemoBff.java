@@ -104,6 +104,11 @@ final class DemoBff implements AutoCloseable {
     return "http://localhost:" + port;
   }
 
+  /** The browser client, served by the BFF itself. */
+  String dashboardUrl() {
+    return url() + "/ui/";
+  }
+
   String issuer() {
     return provider.value().issuer();
   }
@@ -153,6 +158,12 @@ final class DemoBff implements AutoCloseable {
     var activity = json.readTree(get("/activity", token).body());
     if (activity.path("items").isEmpty()) {
       return "GET /activity holds no event";
+    }
+    HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        + "/ui/controllers")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    if (page.statusCode() != 200 || !page.body().contains("<script")) {
+      return "GET /ui/controllers answered " + page.statusCode() + " without the dashboard's page: was the web client "
+          + "built into the BFF (dashboard/web, npm run build)?";
     }
     return null;
   }

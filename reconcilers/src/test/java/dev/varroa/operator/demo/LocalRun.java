@@ -159,8 +159,11 @@ public final class LocalRun {
     running.add(0, bff);
     say("BFF (read API, live activity, MCP) at " + bff.url() + " (log " + bff.log() + "); OpenID provider at "
         + bff.issuer() + "; log in as " + DemoBff.DEMO_USER + " / " + bff.password()
-        + " (varroactl login --server " + bff.url() + ", or " + bff.url() + "/auth/login in a browser)");
+        + " (varroactl login --server " + bff.url() + ")");
+    say("dashboard: open " + bff.dashboardUrl() + " in a browser and log in as " + DemoBff.DEMO_USER + " / "
+        + bff.password());
     endpoints.put("bff", bff.url());
+    endpoints.put("dashboard", bff.dashboardUrl());
     endpoints.put("mcp", bff.url() + "/mcp");
     endpoints.put("oidc_issuer", bff.issuer());
     endpoints.put("demo_user", DemoBff.DEMO_USER);
