@@ -119,7 +119,7 @@ export function LogView({ runId, live }: Props) {
   const label =
     state === 'following' ? 'Following' : state === 'complete' ? 'Complete' : state === 'failed' ? 'Stopped' : 'Loading';
   return (
-    <section class="log" aria-labelledby="log-heading">
+    <div class="log">
       <div class="log-head">
         <h2 id="log-heading">Console log</h2>
         <span class={`log-state ${state}`} data-log-state={state}>
@@ -143,6 +143,6 @@ export function LogView({ runId, live }: Props) {
           </p>
         )
       ) : null}
-    </section>
+    </div>
   );
 }
