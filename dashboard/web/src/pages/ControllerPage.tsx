@@ -49,7 +49,7 @@ export function ControllerPage({ cluster, namespace, name, search }: Props) {
         {detail ? (
           <>
             <PhaseBadge phase={detail.phase} />
-            <AttentionBadge attention={detail.attention} />
+            {detail.attention ? <AttentionBadge attention={detail.attention} /> : null}
           </>
         ) : null}
         <LiveIndicator updatedAt={polled.updatedAt} staleSince={polled.staleSince} error={polled.error} />
