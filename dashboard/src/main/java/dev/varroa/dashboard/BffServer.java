@@ -12,6 +12,7 @@ import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.identity.SessionStore;
 import dev.varroa.dashboard.reads.DashboardReads;
 import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.dashboard.ui.WebClient;
 import io.nats.client.Connection;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -80,6 +81,8 @@ public final class BffServer implements AutoCloseable {
     context.addServlet(new ServletHolder("login", new LoginServlet(login, sessions, java.util.Map.of(
         "issuer", parts.issuer().issuer(), "clientId", oidc.cliClientId(), "scopes", oidc.scopes(),
         "usernameClaim", oidc.usernameClaim()))), "/auth/*");
+    // The browser client at /ui/* and the redirect of the exact root; everything else is the API below.
+    WebClient.mount(context);
     ServletHolder api = new ServletHolder("api", new ReadApiServlet(reads, new CallerAuthenticator(tokens, sessions),
         parts.live().create(reads)));
     api.setAsyncSupported(true);

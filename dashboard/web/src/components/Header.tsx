@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+import { getJson } from '../api';
+import { BASE } from '../router';
+import type { Me } from '../types';
+
+const NAV = [
+  { label: 'Overview', href: `${BASE}/`, section: '' },
+  { label: 'Controllers', href: `${BASE}/controllers`, section: 'controllers' },
+  { label: 'Activity', href: `${BASE}/activity`, section: 'activity' },
+  { label: 'Clusters', href: `${BASE}/clusters`, section: 'clusters' },
+];
+
+export function Header({ section }: { section: string }) {
+  const [me, setMe] = useState<Me | null>(null);
+  useEffect(() => {
+    getJson<Me>('/me').then(setMe, () => setMe(null));
+  }, []);
+  // A run belongs to a controller: keep Controllers marked while reading one.
+  const current = section === 'runs' ? 'controllers' : section;
+  return (
+    <header class="site-header">
+      <a class="brand" href={`${BASE}/`}>
+        <span class="brand-mark" aria-hidden="true" />
+        Varroa
+      </a>
+      <nav aria-label="Main">
+        <ul>
+          {NAV.map((item) => (
+            <li key={item.label}>
+              <a href={item.href} aria-current={item.section === current ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="user">
+        {me ? (
+          <span class="user-name" title={me.groups?.length ? 'groups: ' + me.groups.join(', ') : undefined}>
+            {me.user}
+          </span>
+        ) : null}
+        <a href="/auth/logout">Log out</a>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect } from 'preact/hooks';
+import { getJson } from '../api';
+import { useClusters } from '../clusters';
+import { Empty, ErrorNote, Loading, PageHeading } from '../components/common';
+import { useActivityRefresh, usePolling } from '../live';
+import { BASE } from '../router';
+import { ago } from '../time';
+import type { ControllerList } from '../types';
+
+export function ClustersPage() {
+  const state = useClusters();
+  const { reportListStatus, refresh } = state;
+  // The list of attention rows is small, and its answer says which clusters' lists arrive.
+  const lists = usePolling(() => getJson<ControllerList>('/controllers?attention=true'), 'cluster lists');
+  useActivityRefresh(refresh, () => true, 'clusters');
+  useEffect(() => {
+    if (lists.data) reportListStatus(lists.data.clusters ?? []);
+  }, [lists.data, reportListStatus]);
+  const clusters = state.clusters;
+  return (
+    <>
+      <PageHeading title="Clusters" />
+      {state.clustersError && !clusters ? <ErrorNote what="the clusters" error={state.clustersError} /> : null}
+      {!clusters && !state.clustersError ? <Loading what="registered clusters" /> : null}
+      {clusters && clusters.length === 0 ? (
+        <Empty>
+          No cluster is registered: no operator has refreshed its entry in varroa_clusters within the last 30 s.
+        </Empty>
+      ) : null}
+      {clusters && clusters.length > 0 ? (
+        <div class="table-scroll">
+          <table aria-label="Clusters" class="data clusters">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Health</th>
+                <th scope="col">Heartbeat</th>
+                <th scope="col">Controller list</th>
+                <th scope="col">Operator</th>
+                <th scope="col">Kubernetes</th>
+                <th scope="col">Connected controllers</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clusters.map((cluster) => {
+                const list = state.listStatus[cluster.name];
+                return (
+                  <tr data-cluster-row={cluster.name} key={cluster.name}>
+                    <th scope="row">
+                      <a href={`${BASE}/controllers?cluster=${encodeURIComponent(cluster.name)}&sort=name&dir=asc`}>
+                        {cluster.name}
+                      </a>
+                      {cluster.core ? <span class="tag core-tag">core</span> : null}
+                      {!cluster.core && cluster.role ? <span class="tag">{cluster.role}</span> : null}
+                    </th>
+                    <td>
+                      <span class={cluster.healthy ? 'ok' : 'bad'}>{cluster.healthy ? '● Healthy' : '○ No heartbeat'}</span>
+                    </td>
+                    <td>{ago(cluster.heartbeatAgeSeconds)}</td>
+                    <td>
+                      {!list ? (
+                        <span class="muted">…</span>
+                      ) : list.ok ? (
+                        <span class="ok">answers</span>
+                      ) : (
+                        <span class="bad">{list.reason || 'list unavailable'}</span>
+                      )}
+                    </td>
+                    <td>{cluster.operatorVersion || <span class="muted">—</span>}</td>
+                    <td>{cluster.kubernetesVersion || <span class="muted">—</span>}</td>
+                    <td>
+                      {cluster.connectedControllers} of {cluster.controllers}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}

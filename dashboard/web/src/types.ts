@@ -1,0 +1,141 @@
+// The BFF's JSON shapes (docs/dashboard-api.md); fields the client does not read are left out.
+
+export interface LastApply {
+  succeeded: boolean;
+  message: string;
+  appliedAt: string;
+}
+
+export interface ControllerRow {
+  cluster: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  phase: string;
+  attention: string;
+  bundle: string;
+  revision: string;
+  lastApply: LastApply | null;
+  lastReconciledAt: string;
+  jenkinsVersion: string;
+  url: string;
+  labels: Record<string, string>;
+  createdAt: string;
+}
+
+export interface ClusterListStatus {
+  name: string;
+  ok: boolean;
+  reason?: string;
+}
+
+export interface ControllerList {
+  items: ControllerRow[];
+  clusters: ClusterListStatus[];
+}
+
+export interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+}
+
+export interface MiteStatus {
+  connected?: boolean;
+  gateway?: string;
+  connectedAt?: string;
+  miteVersion?: string;
+  jenkinsVersion?: string;
+  certificateNotAfter?: string;
+}
+
+export interface LastApplyResult {
+  succeeded?: boolean;
+  message?: string;
+  bundleDigest?: string;
+  appliedAt?: string;
+}
+
+export interface ControllerDetail extends ControllerRow {
+  spec: Record<string, unknown> | null;
+  status: (Record<string, unknown> & { miteStatus?: MiteStatus; lastApplyResult?: LastApplyResult }) | null;
+  conditions: Condition[] | null;
+  generation: number;
+  settings?: Record<string, unknown> | null;
+  versionProfile?: string;
+  lock?: Record<string, string> | null;
+  resolutionProblem?: string;
+  desiredBundleDigest?: string;
+  pendingBundleDigest?: string;
+  bundlePlugins?: Record<string, string> | null;
+  profileJenkinsVersion?: string;
+}
+
+export interface Cluster {
+  name: string;
+  role: string;
+  core: boolean;
+  healthy: boolean;
+  heartbeatAgeSeconds: number;
+  operatorVersion: string;
+  kubernetesVersion: string;
+  connectedControllers: number;
+  controllers: number;
+}
+
+export interface Run {
+  runId: string;
+  cluster: string;
+  namespace: string;
+  controller: string;
+  job: string;
+  build: number;
+  result: string | null;
+  cause: string;
+  node: string;
+  queuedAt: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  durationMillis: number | null;
+  queuedMillis: number | null;
+}
+
+export interface Stage {
+  id: string;
+  name: string;
+  parallelBranch: string | null;
+  status: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMillis: number | null;
+}
+
+export interface TestSummary {
+  total: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface RunDetail extends Run {
+  stages: Stage[];
+  tests: TestSummary | null;
+}
+
+export interface ActivityEvent {
+  id: string;
+  cluster: string;
+  namespace: string;
+  controller: string;
+  kind: string;
+  actor: string;
+  summary: string;
+  occurredAt: string;
+  attributes?: Record<string, string>;
+}
+
+export interface Me {
+  user: string;
+  groups: string[];
+}
