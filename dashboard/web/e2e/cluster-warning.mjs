@@ -15,7 +15,7 @@ await run('cluster-warning', async ({ page }) => {
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clusters' }).click();
   await page.getByText(SILENT).first().waitFor();
-  const order = await page.locator('[data-cluster]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-cluster')));
+  const order = await page.locator('[data-cluster-row]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-cluster-row')));
   check(order.indexOf('eu-1') < order.indexOf(SILENT), `the core cluster comes first, got ${order}`);
   await shot(page, 'clusters');
 });
