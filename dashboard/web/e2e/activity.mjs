@@ -5,6 +5,7 @@ await run('activity', async ({ page }) => {
   await login(page, '/ui/activity');
   const timeline = page.getByRole('list', { name: 'Activity' });
   await timeline.waitFor();
+  await page.locator('[data-stream-state="live"]').waitFor();
   await markDocument(page);
   step('publish-activity');
   await timeline.getByText('phase Provisioning -> Running').first().waitFor();

@@ -8,8 +8,10 @@ await run('condition-live', async ({ page }) => {
   await conditions.locator('tr[data-condition]').first().waitFor();
   await markDocument(page);
   step('break-bundle');
-  await conditions.locator('tr[data-condition="ReconcileBlocked"]').getByText(/team-a-missing/).waitFor();
+  const blocked = conditions.locator('tr[data-condition="ReconcileBlocked"]');
+  await blocked.getByText(/team-a-missing/).waitFor();
   await assertSameDocument(page);
+  await blocked.scrollIntoViewIfNeeded();
   await shot(page, 'condition-live');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();

@@ -17,8 +17,8 @@ await run('filter-url', async ({ page }) => {
   await page.keyboard.press('/');
   const search = page.getByRole('searchbox', { name: 'Search controllers' });
   check(await search.evaluate((element) => element === document.activeElement), '/ should focus the search box');
-  await page.keyboard.type('team');
-  await page.waitForURL(/[?&]q=team/);
+  await page.keyboard.type('team-a');
+  await page.waitForURL(/[?&]q=team-a/);
   await page.locator('tr[data-controller="eu-1/ci/sandbox"]').waitFor({ state: 'detached' });
   await shot(page, 'controllers-filtered');
 
@@ -39,11 +39,11 @@ await run('filter-url', async ({ page }) => {
   await page.goto(page.url().replace(/\/ui\/.*$/, '/ui/controllers'));
   await page.locator('tr[data-controller="eu-1/ci/team-a"]').waitFor();
   const before = await rows(page).first().getAttribute('data-controller');
-  await page.getByRole('button', { name: /^Name/ }).click();
+  await page.getByRole('button', { name: 'Sort by Name' }).click();
   await page.waitForURL(/[?&]dir=/);
   let after = await rows(page).first().getAttribute('data-controller');
   if (after === before) {
-    await page.getByRole('button', { name: /^Name/ }).click();
+    await page.getByRole('button', { name: 'Sort by Name' }).click();
     await page.waitForFunction((first) => document.querySelector('tr[data-controller]')?.getAttribute('data-controller') !== first, before);
     after = await rows(page).first().getAttribute('data-controller');
   }

@@ -47,6 +47,7 @@ public final class DashboardPageBenchmark {
     figures.put("web_css_gzip", gzipBytes(".css") + " bytes");
     try (Teardown teardown = new Teardown()) {
       DashboardBenchmark.Stack stack = DashboardBenchmark.start(teardown, controllers);
+      listOnTheWire(stack, controllers, figures);
       browse(stack, controllers, minutes, perSecond, figures);
     }
     System.out.println();
@@ -71,6 +72,32 @@ public final class DashboardPageBenchmark {
       }
     }
     return total;
+  }
+
+  /** GET /controllers as the page fetches it, with and without gzip: the bytes a browser downloads. */
+  private static void listOnTheWire(DashboardBenchmark.Stack stack, int controllers, Map<String, String> figures)
+      throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    String token = stack.token();
+    long[] sizes = new long[2];
+    for (int i = 0; i < 2; i++) {
+      java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(stack.base() + "/controllers")).header("Authorization", "Bearer " + token);
+      if (i == 1) {
+        request.header("Accept-Encoding", "gzip");
+      }
+      java.net.http.HttpResponse<byte[]> response = http.send(request.build(),
+          java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() != 200 || (i == 1 && response.headers().firstValue("Content-Encoding").isEmpty())) {
+        throw new IllegalStateException("GET /controllers answered " + response.statusCode() + " "
+            + response.headers().map());
+      }
+      sizes[i] = response.body().length;
+    }
+    System.out.printf("GET /controllers with %d rows: %d bytes, %d gzipped on the wire%n", controllers, sizes[0],
+        sizes[1]);
+    figures.put("controllers_list_" + controllers + "_bytes", sizes[0] + " bytes");
+    figures.put("controllers_list_" + controllers + "_gzip_bytes", sizes[1] + " bytes");
   }
 
   /**

@@ -25,6 +25,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.gzip.GzipHandler;
 
 /**
  * The BFF's HTTP side on Jetty 12: the read API, the browser login, the MCP endpoint and the probes, on one port.
@@ -88,10 +89,24 @@ public final class BffServer implements AutoCloseable {
     api.setAsyncSupported(true);
     context.addServlet(api, "/*");
     parts.mcp().mount(context, reads, tokens);
-    jetty.setHandler(context);
+    jetty.setHandler(compressed(context));
     jetty.start();
     return new BffServer(jetty, policy);
   }
+
+  /**
+   * Gzip for the web client's files and the JSON reads, which shrink several times over; never for the SSE streams
+   * and console logs, where a compressor would hold back bytes the reader is waiting for.
+   */
+  static GzipHandler compressed(ServletContextHandler context) {
+    GzipHandler gzip = new GzipHandler();
+    gzip.setIncludedPaths(COMPRESSED_PATHS.toArray(String[]::new));
+    gzip.setHandler(context);
+    return gzip;
+  }
+
+  static final java.util.List<String> COMPRESSED_PATHS = java.util.List.of("/ui/*", "/me", "/clusters",
+      "/controllers", "/controllers/*", "/runs", "^/runs/[^/]+$", "/activity", "/search");
 
   public int port() {
     return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();

@@ -96,6 +96,7 @@ public class LiveStreams implements AutoCloseable {
           }
         });
     stream.onClose(subscription::close);
+    stream.subscribed();
   }
 
   public void logRange(Caller caller, String runId, Parameters query, HttpServletResponse response)
@@ -153,6 +154,7 @@ public class LiveStreams implements AutoCloseable {
     }
     if (tail instanceof RecordLookup.Found<dev.varroa.recorder.logs.LogTail> found) {
       stream.onClose(found.value()::close);
+      stream.subscribed();
     } else {
       stream.event("end", null, json(Map.of("reason", "run " + runId + " is not recorded")));
       stream.close();

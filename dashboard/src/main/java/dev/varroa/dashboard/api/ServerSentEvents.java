@@ -57,8 +57,15 @@ final class ServerSentEvents {
       public void onStartAsync(AsyncEvent event) {
       }
     });
-    stream.comment("varroa");
     return stream;
+  }
+
+  /**
+   * Sends the first bytes, which commit the headers: a client's EventSource reports the stream open only then, so a
+   * stream calls this once it is subscribed and nothing sent after the client saw it open can be missed.
+   */
+  void subscribed() {
+    comment("varroa");
   }
 
   /** Runs when the stream closes, or at once if it has. */

@@ -255,6 +255,26 @@ class ReadApiIT {
     return JSON.readTree(response.body());
   }
 
+  @Test
+  void readsAndTheWebClientAreGzippedForClientsThatAskButStreamsNever() throws Exception {
+    HttpResponse<byte[]> list = HTTP.send(HttpRequest.newBuilder(uri("/controllers"))
+        .header("Authorization", "Bearer " + TOKENS.get("alice")).header("Accept-Encoding", "gzip").build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(list.headers().firstValue("Content-Encoding")).hasValue("gzip");
+    try (var body = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(list.body()))) {
+      assertThat(JSON.readTree(body).path("items").size()).isEqualTo(3);
+    }
+    HttpResponse<byte[]> page = HTTP.send(HttpRequest.newBuilder(uri("/ui/controllers"))
+        .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(page.headers().firstValue("Content-Encoding")).hasValue("gzip");
+    HttpResponse<Void> stream = HTTP.send(HttpRequest.newBuilder(uri("/activity/stream"))
+        .header("Authorization", "Bearer " + TOKENS.get("alice")).header("Accept-Encoding", "gzip")
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
+    assertThat(stream.headers().firstValue("Content-Encoding")).isEmpty();
+    HttpResponse<String> plain = get("/controllers", "alice");
+    assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+  }
+
   static HttpResponse<String> get(String path, String user) throws Exception {
     return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + TOKENS.get(user)).build());
   }

@@ -109,7 +109,10 @@ class DashboardBrowserIT {
           image: jenkins/jenkins:2.555.2-lts-jdk21
           plugins:
             - {id: configuration-as-code, version: 2006.v001a_2ca_6b_574}
+            - {id: kubernetes, version: 4384.v1b_6367f393d9}
+            - {id: workflow-aggregator, version: 608.v67378e9d3db_1}
             - {id: git, version: "5.8.0"}
+            - {id: credentials, version: 1453.v9b_a_29777a_b_fd}
         """, JenkinsVersionProfile.class);
     for (String name : List.of("sandbox", "team-a")) {
       BffFixtures.create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name
@@ -145,9 +148,11 @@ class DashboardBrowserIT {
         new ControllerIdentity("ci", "team-a", teamA.getMetadata().getUid()));
     played.finished("team-a/app/main", 41);
     // both controllers resolve (a digest to render) and the finished run is recorded, before any browser starts
-    await().atMost(DEADLINE).until(() -> api("/controllers").path("items").size() == 2
-        && !api("/controllers/ci/team-a").path("desiredBundleDigest").asText().isEmpty()
-        && api("/runs?namespace=ci&controller=team-a").path("items").size() == 1);
+    await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/controllers").path("items")).hasSize(2));
+    await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/controllers/ci/team-a").toString())
+        .as("ci/team-a renders a bundle").contains("\"desiredBundleDigest\":\"sha256:"));
+    await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/runs?namespace=ci&controller=team-a")
+        .path("items")).as("the finished run is recorded").hasSize(1));
   }
 
   @AfterAll
