@@ -1,5 +1,6 @@
 package dev.varroa.testfixtures.kube;
 
+import dev.varroa.testfixtures.process.LoopbackPort;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubeapitest.KubeAPITestException;
@@ -24,6 +25,7 @@ import java.util.stream.Stream;
 public final class KubeApiServer implements AutoCloseable {
   static final Duration CRD_ESTABLISHED_TIMEOUT = Duration.ofSeconds(60);
   static final Duration KUBECTL_TIMEOUT = Duration.ofSeconds(60);
+  private static final int START_ATTEMPTS = 2;
   private static final String MISSING_BINARIES =
       "kube-apiserver, etcd or kubectl not found under ~/.kubeapitest/k8s/: run `make deps`"
           + " (it runs test-fixtures/kube/install.sh, which builds them from Go modules)";
@@ -39,20 +41,46 @@ public final class KubeApiServer implements AutoCloseable {
     this.client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfigYaml)).build();
   }
 
-  /** Starts etcd and kube-apiserver on free ports; never downloads anything. */
+  /**
+   * Starts etcd and kube-apiserver on free ports; never downloads anything. kube-api-test picks its ports by a bind
+   * check and binds them only when the processes are up, and writes its certificates to ~/.kubeapitest on first
+   * use: test JVMs running side by side (Surefire forks) take turns here, so neither races the other.
+   */
   public static KubeApiServer start() {
-    KubeAPIServer server =
-        new KubeAPIServer(
-            KubeAPIServerConfigBuilder.anAPIServerConfig()
-                .withOfflineMode(true)
-                .withUpdateKubeConfig(false)
-                .build());
-    try {
-      server.start();
-    } catch (KubeAPITestException e) {
-      throw new IllegalStateException(MISSING_BINARIES + " (" + e.getMessage() + ")", e);
+    return LoopbackPort.startExclusively(KubeApiServer::startOnce);
+  }
+
+  private static KubeApiServer startOnce() {
+    KubeAPITestException failure = null;
+    // A second attempt, on new ports, for a port some other program took between kube-api-test's check and bind.
+    for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+      KubeAPIServer server =
+          new KubeAPIServer(
+              KubeAPIServerConfigBuilder.anAPIServerConfig()
+                  .withOfflineMode(true)
+                  .withUpdateKubeConfig(false)
+                  .build());
+      try {
+        server.start();
+        return new KubeApiServer(server);
+      } catch (KubeAPITestException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+        stopQuietly(server, failure);
+      }
     }
-    return new KubeApiServer(server);
+    throw new IllegalStateException(MISSING_BINARIES + " (" + failure.getMessage() + ")", failure);
+  }
+
+  private static void stopQuietly(KubeAPIServer server, Exception failure) {
+    try {
+      server.stop();
+    } catch (RuntimeException stopFailed) {
+      failure.addSuppressed(stopFailed);
+    }
   }
 
   public KubernetesClient client() {
