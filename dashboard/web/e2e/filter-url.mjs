@@ -39,11 +39,11 @@ await run('filter-url', async ({ page }) => {
   await page.goto(page.url().replace(/\/ui\/.*$/, '/ui/controllers'));
   await page.locator('tr[data-controller="eu-1/ci/team-a"]').waitFor();
   const before = await rows(page).first().getAttribute('data-controller');
-  await page.getByRole('button', { name: 'Sort by Name' }).click();
+  await page.getByRole('button', { name: 'Sort by Name', exact: true }).click();
   await page.waitForURL(/[?&]dir=/);
   let after = await rows(page).first().getAttribute('data-controller');
   if (after === before) {
-    await page.getByRole('button', { name: 'Sort by Name' }).click();
+    await page.getByRole('button', { name: 'Sort by Name', exact: true }).click();
     await page.waitForFunction((first) => document.querySelector('tr[data-controller]')?.getAttribute('data-controller') !== first, before);
     after = await rows(page).first().getAttribute('data-controller');
   }
