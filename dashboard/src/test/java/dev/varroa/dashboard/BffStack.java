@@ -13,7 +13,6 @@ import dev.varroa.testfixtures.oidc.OidcProvider;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nats.client.Connection;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,9 +39,8 @@ public final class BffStack implements AutoCloseable {
 
   /** A free port for the BFF, chosen before the provider starts so its redirect URI can be registered there. */
   public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    // reserved against the other test JVMs of the machine, which run side by side
+    return dev.varroa.testfixtures.process.LoopbackPort.pickFree();
   }
 
   public static String redirectUri(int port) {
