@@ -29,6 +29,7 @@ import dev.varroa.recorder.logs.LogStores;
 import dev.varroa.recorder.retention.RetentionRules;
 import dev.varroa.recorder.store.RecordStore;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.oidc.BrowserLogin;
@@ -100,20 +101,7 @@ class DashboardBrowserIT {
     client = kube.client();
     Files.createDirectories(SCREENSHOTS);
     BffFixtures.namespaces(client, "ci");
-    BffFixtures.create(client, """
-        apiVersion: varroa.dev/v1alpha1
-        kind: JenkinsVersionProfile
-        metadata: {name: lts}
-        spec:
-          jenkinsVersion: "2.555.2"
-          image: jenkins/jenkins:2.555.2-lts-jdk21
-          plugins:
-            - {id: configuration-as-code, version: 2006.v001a_2ca_6b_574}
-            - {id: kubernetes, version: 4384.v1b_6367f393d9}
-            - {id: workflow-aggregator, version: 608.v67378e9d3db_1}
-            - {id: git, version: "5.8.0"}
-            - {id: credentials, version: 1453.v9b_a_29777a_b_fd}
-        """, JenkinsVersionProfile.class);
+    BffFixtures.create(client, StarterProfile.PROFILE_YAML, JenkinsVersionProfile.class);
     for (String name : List.of("sandbox", "team-a")) {
       BffFixtures.create(client, "apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: " + name
           + ", namespace: ci, labels: {team: " + name + "}}\nspec: {versionProfileRef: {name: lts}}\n", Controller.class);
