@@ -22,6 +22,36 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** Rows under column headings; on a narrow screen the table scrolls sideways inside its own box. */
+export function DataTable({
+  label,
+  columns,
+  class: extra,
+  children,
+}: {
+  label: string;
+  columns: string[];
+  class?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-scroll">
+      <table aria-label={label} class={extra ? `data ${extra}` : 'data'}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }

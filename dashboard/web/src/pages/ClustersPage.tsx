@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { getJson } from '../api';
 import { useClusters } from '../clusters';
-import { Empty, ErrorNote, Loading, PageHeading } from '../components/common';
+import { DataTable, Empty, ErrorNote, Loading, PageHeading } from '../components/common';
 import { useActivityRefresh, usePolling } from '../live';
 import { BASE } from '../router';
 import { ago } from '../time';
@@ -28,55 +28,40 @@ export function ClustersPage() {
         </Empty>
       ) : null}
       {clusters && clusters.length > 0 ? (
-        <div class="table-scroll">
-          <table aria-label="Clusters" class="data clusters">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Health</th>
-                <th scope="col">Heartbeat</th>
-                <th scope="col">Controller list</th>
-                <th scope="col">Operator</th>
-                <th scope="col">Kubernetes</th>
-                <th scope="col">Connected controllers</th>
+        <DataTable label="Clusters" class="clusters" columns={['Name', 'Health', 'Heartbeat', 'Controller list', 'Operator', 'Kubernetes', 'Connected controllers']}>
+          {clusters.map((cluster) => {
+            const list = state.listStatus[cluster.name];
+            return (
+              <tr data-cluster-row={cluster.name} key={cluster.name}>
+                <th scope="row">
+                  <a href={`${BASE}/controllers?cluster=${encodeURIComponent(cluster.name)}&sort=name&dir=asc`}>
+                    {cluster.name}
+                  </a>
+                  {cluster.core ? <span class="tag core-tag">core</span> : null}
+                  {!cluster.core && cluster.role ? <span class="tag">{cluster.role}</span> : null}
+                </th>
+                <td>
+                  <span class={cluster.healthy ? 'ok' : 'bad'}>{cluster.healthy ? '● Healthy' : '○ No heartbeat'}</span>
+                </td>
+                <td>{ago(cluster.heartbeatAgeSeconds)}</td>
+                <td>
+                  {!list ? (
+                    <span class="muted">…</span>
+                  ) : list.ok ? (
+                    <span class="ok">answers</span>
+                  ) : (
+                    <span class="bad">{list.reason || 'list unavailable'}</span>
+                  )}
+                </td>
+                <td>{cluster.operatorVersion || <span class="muted">—</span>}</td>
+                <td>{cluster.kubernetesVersion || <span class="muted">—</span>}</td>
+                <td>
+                  {cluster.connectedControllers} of {cluster.controllers}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {clusters.map((cluster) => {
-                const list = state.listStatus[cluster.name];
-                return (
-                  <tr data-cluster-row={cluster.name} key={cluster.name}>
-                    <th scope="row">
-                      <a href={`${BASE}/controllers?cluster=${encodeURIComponent(cluster.name)}&sort=name&dir=asc`}>
-                        {cluster.name}
-                      </a>
-                      {cluster.core ? <span class="tag core-tag">core</span> : null}
-                      {!cluster.core && cluster.role ? <span class="tag">{cluster.role}</span> : null}
-                    </th>
-                    <td>
-                      <span class={cluster.healthy ? 'ok' : 'bad'}>{cluster.healthy ? '● Healthy' : '○ No heartbeat'}</span>
-                    </td>
-                    <td>{ago(cluster.heartbeatAgeSeconds)}</td>
-                    <td>
-                      {!list ? (
-                        <span class="muted">…</span>
-                      ) : list.ok ? (
-                        <span class="ok">answers</span>
-                      ) : (
-                        <span class="bad">{list.reason || 'list unavailable'}</span>
-                      )}
-                    </td>
-                    <td>{cluster.operatorVersion || <span class="muted">—</span>}</td>
-                    <td>{cluster.kubernetesVersion || <span class="muted">—</span>}</td>
-                    <td>
-                      {cluster.connectedControllers} of {cluster.controllers}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       ) : null}
     </>
   );

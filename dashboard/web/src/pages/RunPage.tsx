@@ -1,6 +1,6 @@
 import { getJson } from '../api';
 import { coreName, useClusters } from '../clusters';
-import { Empty, ErrorNote, LiveIndicator, Loading, PageHeading, RelTime } from '../components/common';
+import { DataTable, Empty, ErrorNote, LiveIndicator, Loading, PageHeading, RelTime } from '../components/common';
 import { LogView } from '../components/LogView';
 import { useNow, usePolling } from '../live';
 import { controllerHref } from '../router';
@@ -91,35 +91,23 @@ export function RunPage({ runId }: { runId: string }) {
       <section aria-labelledby="h-stages">
         <h2 id="h-stages">Stages</h2>
         {run.stages?.length ? (
-          <div class="table-scroll">
-            <table aria-label="Stages" class="data">
-              <thead>
-                <tr>
-                  <th scope="col">Stage</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Duration</th>
-                </tr>
-              </thead>
-              <tbody>
-                {run.stages.map((stage) => (
-                  <tr data-stage={stage.name} key={stage.id}>
-                    <th scope="row">
-                      {stage.parallelBranch ? <span class="muted">{stage.parallelBranch} / </span> : null}
-                      {stage.name}
-                    </th>
-                    <td>
-                      <span class={`result ${resultClass(stage.status)}`}>{stage.status}</span>
-                    </td>
-                    <td>
-                      <RelTime value={stage.startedAt} now={now} />
-                    </td>
-                    <td>{duration(stage.durationMillis)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Stages" columns={['Stage', 'Status', 'Started', 'Duration']}>
+            {run.stages.map((stage) => (
+              <tr data-stage={stage.name} key={stage.id}>
+                <th scope="row">
+                  {stage.parallelBranch ? <span class="muted">{stage.parallelBranch} / </span> : null}
+                  {stage.name}
+                </th>
+                <td>
+                  <span class={`result ${resultClass(stage.status)}`}>{stage.status}</span>
+                </td>
+                <td>
+                  <RelTime value={stage.startedAt} now={now} />
+                </td>
+                <td>{duration(stage.durationMillis)}</td>
+              </tr>
+            ))}
+          </DataTable>
         ) : (
           <Empty>No stages recorded: a freestyle job, or the pipeline has not reached its first stage.</Empty>
         )}

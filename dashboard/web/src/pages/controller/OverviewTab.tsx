@@ -1,5 +1,5 @@
 import { shortDigest } from '../../controllersQuery';
-import { AttentionBadge, Empty, PhaseBadge, RelTime } from '../../components/common';
+import { AttentionBadge, DataTable, Empty, PhaseBadge, RelTime } from '../../components/common';
 import { fixMessage } from '../../attention';
 import { useNow } from '../../live';
 import type { ControllerDetail } from '../../types';
@@ -127,34 +127,21 @@ export function OverviewTab({ detail }: { detail: ControllerDetail }) {
       <section aria-labelledby="h-conditions">
         <h2 id="h-conditions">Conditions</h2>
         {conditions.length ? (
-          <div class="table-scroll">
-            <table aria-label="Conditions" class="data conditions">
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Message</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {conditions.map((condition) => (
-                  <tr data-condition={condition.type} key={condition.type}>
-                    <th scope="row">{condition.type}</th>
-                    <td>
-                      <span class={`cond cond-${condition.status.toLowerCase()}`}>{condition.status}</span>
-                    </td>
-                    <td>{condition.reason}</td>
-                    <td class="message-cell">{condition.message}</td>
-                    <td>
-                      <RelTime value={condition.lastTransitionTime} now={now} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Conditions" class="conditions" columns={['Type', 'Status', 'Reason', 'Message', 'Since']}>
+            {conditions.map((condition) => (
+              <tr data-condition={condition.type} key={condition.type}>
+                <th scope="row">{condition.type}</th>
+                <td>
+                  <span class={`cond cond-${condition.status.toLowerCase()}`}>{condition.status}</span>
+                </td>
+                <td>{condition.reason}</td>
+                <td class="message-cell">{condition.message}</td>
+                <td>
+                  <RelTime value={condition.lastTransitionTime} now={now} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ) : (
           <Empty>No conditions yet: the operator has not reconciled this controller.</Empty>
         )}

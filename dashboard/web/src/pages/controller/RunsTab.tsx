@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, query } from '../../api';
-import { Empty, ErrorNote, Loading, RelTime } from '../../components/common';
+import { DataTable, Empty, ErrorNote, Loading, RelTime } from '../../components/common';
 import { usePolling, useNow } from '../../live';
 import { runHref } from '../../router';
 import { RunResult, StagePills, TestsCell } from '../../runs';
@@ -65,52 +65,38 @@ export function RunsTab({ cluster, namespace, name, core }: Props) {
       ) : runs.length === 0 ? (
         <Empty>This controller has no recorded runs yet: runs appear here once a build is queued.</Empty>
       ) : (
-        <div class="table-scroll">
-          <table aria-label="Runs" class="data runs">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Result</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Stages</th>
-                <th scope="col">Tests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((run, index) => (
-                <tr data-run={run.runId} key={run.runId}>
+        <DataTable label="Runs" class="runs" columns={['Run', 'Result', 'Started', 'Duration', 'Stages', 'Tests']}>
+          {runs.map((run, index) => (
+            <tr data-run={run.runId} key={run.runId}>
+              <td>
+                <a href={runHref(run.runId)}>
+                  {run.job} #{run.build}
+                </a>
+              </td>
+              <td>
+                <RunResult run={run} />
+              </td>
+              <td>
+                <RelTime value={run.startedAt || run.queuedAt} now={now} />
+              </td>
+              <td>{duration(run.durationMillis)}</td>
+              {index < DETAILED_RUNS ? (
+                <>
                   <td>
-                    <a href={runHref(run.runId)}>
-                      {run.job} #{run.build}
-                    </a>
+                    <StagePills run={details[run.runId]} />
                   </td>
                   <td>
-                    <RunResult run={run} />
+                    <TestsCell tests={details[run.runId]?.tests} />
                   </td>
-                  <td>
-                    <RelTime value={run.startedAt || run.queuedAt} now={now} />
-                  </td>
-                  <td>{duration(run.durationMillis)}</td>
-                  {index < DETAILED_RUNS ? (
-                    <>
-                      <td>
-                        <StagePills run={details[run.runId]} />
-                      </td>
-                      <td>
-                        <TestsCell tests={details[run.runId]?.tests} />
-                      </td>
-                    </>
-                  ) : (
-                    <td colSpan={2} class="muted">
-                      on the run's page
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </>
+              ) : (
+                <td colSpan={2} class="muted">
+                  on the run's page
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

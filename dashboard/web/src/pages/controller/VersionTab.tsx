@@ -1,4 +1,4 @@
-import { Empty } from '../../components/common';
+import { DataTable, Empty } from '../../components/common';
 import { CHANGE_LABEL, pluginDifferences } from '../../pluginDiff';
 import type { ControllerDetail } from '../../types';
 
@@ -47,32 +47,20 @@ export function VersionTab({ detail }: { detail: ControllerDetail }) {
         ) : differences.length === 0 ? (
           <Empty>The bundle's plugins are exactly the profile's lock.</Empty>
         ) : (
-          <div class="table-scroll">
-            <table aria-label="Plugin differences" class="data">
-              <thead>
-                <tr>
-                  <th scope="col">Plugin</th>
-                  <th scope="col">Difference</th>
-                  <th scope="col">Bundle</th>
-                  <th scope="col">Profile lock</th>
-                </tr>
-              </thead>
-              <tbody>
-                {differences.map((difference) => (
-                  <tr data-plugin={difference.plugin} data-change={difference.change} key={difference.plugin}>
-                    <th scope="row">
-                      <code>{difference.plugin}</code>
-                    </th>
-                    <td>
-                      <span class={`change change-${difference.change}`}>{CHANGE_LABEL[difference.change]}</span>
-                    </td>
-                    <td>{'bundle' in difference ? difference.bundle : <span class="muted">—</span>}</td>
-                    <td>{'profile' in difference ? difference.profile : <span class="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Plugin differences" columns={['Plugin', 'Difference', 'Bundle', 'Profile lock']}>
+            {differences.map((difference) => (
+              <tr data-plugin={difference.plugin} data-change={difference.change} key={difference.plugin}>
+                <th scope="row">
+                  <code>{difference.plugin}</code>
+                </th>
+                <td>
+                  <span class={`change change-${difference.change}`}>{CHANGE_LABEL[difference.change]}</span>
+                </td>
+                <td>{'bundle' in difference ? difference.bundle : <span class="muted">—</span>}</td>
+                <td>{'profile' in difference ? difference.profile : <span class="muted">—</span>}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
       <section aria-labelledby="h-lock">
@@ -80,28 +68,17 @@ export function VersionTab({ detail }: { detail: ControllerDetail }) {
         {plugins.length === 0 ? (
           <Empty>No plugins are locked for this controller yet.</Empty>
         ) : (
-          <div class="table-scroll">
-            <table aria-label="Plugin lock" class="data">
-              <thead>
-                <tr>
-                  <th scope="col">Plugin</th>
-                  <th scope="col">Bundle</th>
-                  <th scope="col">Profile lock</th>
-                </tr>
-              </thead>
-              <tbody>
-                {plugins.map((plugin) => (
-                  <tr key={plugin}>
-                    <th scope="row">
-                      <code>{plugin}</code>
-                    </th>
-                    <td>{bundle[plugin] ?? <span class="muted">—</span>}</td>
-                    <td>{lock[plugin] ?? <span class="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Plugin lock" columns={['Plugin', 'Bundle', 'Profile lock']}>
+            {plugins.map((plugin) => (
+              <tr key={plugin}>
+                <th scope="row">
+                  <code>{plugin}</code>
+                </th>
+                <td>{bundle[plugin] ?? <span class="muted">—</span>}</td>
+                <td>{lock[plugin] ?? <span class="muted">—</span>}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </div>

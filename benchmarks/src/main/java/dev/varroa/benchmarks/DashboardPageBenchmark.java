@@ -7,6 +7,10 @@ import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,17 +81,17 @@ public final class DashboardPageBenchmark {
   /** GET /controllers as the page fetches it, with and without gzip: the bytes a browser downloads. */
   private static void listOnTheWire(DashboardBenchmark.Stack stack, int controllers, Map<String, String> figures)
       throws Exception {
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    HttpClient http = HttpClient.newHttpClient();
     String token = stack.token();
     long[] sizes = new long[2];
     for (int i = 0; i < 2; i++) {
-      java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create(stack.base() + "/controllers")).header("Authorization", "Bearer " + token);
+      HttpRequest.Builder request = HttpRequest.newBuilder(
+          URI.create(stack.base() + "/controllers")).header("Authorization", "Bearer " + token);
       if (i == 1) {
         request.header("Accept-Encoding", "gzip");
       }
-      java.net.http.HttpResponse<byte[]> response = http.send(request.build(),
-          java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response = http.send(request.build(),
+          HttpResponse.BodyHandlers.ofByteArray());
       if (response.statusCode() != 200 || (i == 1 && response.headers().firstValue("Content-Encoding").isEmpty())) {
         throw new IllegalStateException("GET /controllers answered " + response.statusCode() + " "
             + response.headers().map());

@@ -33,6 +33,10 @@ import org.eclipse.jetty.server.handler.gzip.GzipHandler;
  */
 public final class BffServer implements AutoCloseable {
 
+  /** The JSON reads and the web client's files; the SSE streams and console logs are left out on purpose. */
+  static final String[] COMPRESSED_PATHS = {"/ui/*", "/me", "/clusters", "/controllers", "/controllers/*", "/runs",
+      "^/runs/[^/]+$", "/activity", "/search"};
+
   private final Server jetty;
   private final AccessPolicyView policy;
 
@@ -100,13 +104,10 @@ public final class BffServer implements AutoCloseable {
    */
   static GzipHandler compressed(ServletContextHandler context) {
     GzipHandler gzip = new GzipHandler();
-    gzip.setIncludedPaths(COMPRESSED_PATHS.toArray(String[]::new));
+    gzip.setIncludedPaths(COMPRESSED_PATHS);
     gzip.setHandler(context);
     return gzip;
   }
-
-  static final java.util.List<String> COMPRESSED_PATHS = java.util.List.of("/ui/*", "/me", "/clusters",
-      "/controllers", "/controllers/*", "/runs", "^/runs/[^/]+$", "/activity", "/search");
 
   public int port() {
     return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();

@@ -1,14 +1,22 @@
 package dev.varroa.dashboard;
 
+import dev.varroa.dashboard.activity.BusFanout;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
+import dev.varroa.dashboard.logs.ConsoleLogs;
 import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.dashboard.reads.StoredRecordReads;
+import dev.varroa.dashboard.records.Backfill;
+import dev.varroa.dashboard.records.DashboardDatabase;
+import dev.varroa.dashboard.records.RunRecords;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.cluster.ClusterRole;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.protocol.bus.ActivityPublisher;
+import dev.varroa.recorder.logs.BlobStoreSettings;
+import dev.varroa.recorder.store.RecordStore;
 import dev.varroa.testfixtures.oidc.OidcProvider;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nats.client.Connection;
@@ -20,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A real operator registering its cluster on a real API server and NATS, and the BFF in front of them, trusting a
@@ -31,10 +40,12 @@ public final class BffStack implements AutoCloseable {
 
   private final VarroaOperator operator;
   private final BffServer bff;
+  private final List<AutoCloseable> readers;
 
-  private BffStack(VarroaOperator operator, BffServer bff) {
+  private BffStack(VarroaOperator operator, BffServer bff, List<AutoCloseable> readers) {
     this.operator = operator;
     this.bff = bff;
+    this.readers = readers;
   }
 
   /** A free port for the BFF, chosen before the provider starts so its redirect URI can be registered there. */
@@ -67,7 +78,31 @@ public final class BffStack implements AutoCloseable {
     operator.registerCluster(CLUSTER, ClusterRole.CORE, () -> operatorBus);
     BffServer bff = BffServer.start(port, new BffServer.Parts(() -> bffBus, () -> true, CLUSTER, oidc,
         IssuerEndpoints.discover(oidc.issuer()), records, live, mcp), Clock.systemUTC());
-    return new BffStack(operator, bff);
+    return new BffStack(operator, bff, List.of());
+  }
+
+  /**
+   * The BFF as an installation with a record store runs it: runs and activity history from the database (read as
+   * varroa_dashboard with the password in {@code passwordFile}), live activity from JetStream, console logs from the
+   * postgres log tier. The activity stream must exist ({@code BusTopology.ensureActivity}).
+   */
+  public static BffStack startRecorded(KubernetesClient client, Path cache, Connection operatorBus,
+      Connection bffBus, OidcSettings oidc, int port, DashboardDatabase database, Path passwordFile,
+      Function<ConsoleLogs, BffServer.McpMount> mcp) throws Exception {
+    BusFanout fanout = BusFanout.start(bffBus, CLUSTER);
+    RunRecords runs = new RunRecords(database.pool().dataSource());
+    ConsoleLogs logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
+        passwordFile), runs, bffBus).orElseThrow();
+    BffStack stack = start(client, cache, operatorBus, bffBus, oidc, port,
+        new StoredRecordReads(runs, new Backfill(database.pool().dataSource())),
+        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), mcp.apply(logs));
+    return new BffStack(stack.operator, stack.bff, List.of(fanout, logs));
+  }
+
+  /** The live activity fan-out of a {@link #startRecorded} stack. */
+  public BusFanout fanout() {
+    return readers.stream().filter(BusFanout.class::isInstance).map(BusFanout.class::cast).findFirst()
+        .orElseThrow(() -> new IllegalStateException("this stack was started without live streams"));
   }
 
   public static BffStack start(KubernetesClient client, Path cache, Connection operatorBus, Connection bffBus,
@@ -88,5 +123,8 @@ public final class BffStack implements AutoCloseable {
   public void close() throws Exception {
     bff.close();
     operator.close();
+    for (AutoCloseable reader : readers) {
+      reader.close();
+    }
   }
 }

@@ -7,14 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
-import dev.varroa.dashboard.activity.BusFanout;
 import dev.varroa.dashboard.logs.ConsoleLogTail;
-import dev.varroa.dashboard.logs.ConsoleLogs;
 import dev.varroa.dashboard.mcp.McpEndpoint;
-import dev.varroa.dashboard.reads.StoredRecordReads;
-import dev.varroa.dashboard.records.Backfill;
 import dev.varroa.dashboard.records.DashboardDatabase;
-import dev.varroa.dashboard.records.RunRecords;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
@@ -24,7 +19,6 @@ import dev.varroa.recorder.logs.BlobStoreSettings;
 import dev.varroa.recorder.logs.LogKey;
 import dev.varroa.recorder.logs.LogStore;
 import dev.varroa.recorder.logs.LogStores;
-import dev.varroa.recorder.store.RecordStore;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
@@ -46,7 +40,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
@@ -83,8 +76,6 @@ class RecordRoutesIT {
   private static Connection bffBus;
   private static DashboardDatabase database;
   private static LogStore writer;
-  private static BusFanout fanout;
-  private static ConsoleLogs logs;
   private static BffStack stack;
   private static ActivityPublisher activity;
   private static final String ORDERS_RUN = UUID.randomUUID().toString();
@@ -125,14 +116,9 @@ class RecordRoutesIT {
     bffBus = NATS.server().connect();
     BusTopology.ensureActivity(operatorBus);
     activity = new ActivityPublisher(() -> operatorBus, BffStack.CLUSTER, "operator", Clock.systemUTC());
-    fanout = BusFanout.start(bffBus, BffStack.CLUSTER);
-    RunRecords runs = new RunRecords(database.pool().dataSource());
-    logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
-        folder.resolve("bff-db-password")), runs, bffBus).orElseThrow();
-    stack = BffStack.start(client, folder.resolve("cache"), operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT),
-        PORT, new StoredRecordReads(runs, new Backfill(database.pool().dataSource())),
-        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)),
-        McpEndpoint.mount(new ConsoleLogTail(logs)));
+    stack = BffStack.startRecorded(client, folder.resolve("cache"), operatorBus, bffBus,
+        BffStack.oidc(OIDC.provider(), PORT), PORT, database, folder.resolve("bff-db-password"),
+        logs -> McpEndpoint.mount(new ConsoleLogTail(logs)));
     for (String name : List.of("alice", "bob", "dave")) {
       TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, BffFixtures.password(name))
           .idToken());
@@ -144,8 +130,6 @@ class RecordRoutesIT {
   @AfterAll
   static void stop() throws Exception {
     stack.close();
-    fanout.close();
-    logs.close();
     writer.close();
     database.close();
     operatorBus.close();
@@ -256,7 +240,7 @@ class RecordRoutesIT {
   }
 
   private static void awaitSubscribers(int count) {
-    await().atMost(DEADLINE).until(() -> fanout.subscribers() >= count);
+    await().atMost(DEADLINE).until(() -> stack.fanout().subscribers() >= count);
   }
 
   private static List<String> summaries(SseClient client, String marker) {

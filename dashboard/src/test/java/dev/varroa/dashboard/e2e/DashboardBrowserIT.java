@@ -8,14 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.dashboard.BffFixtures;
+import dev.varroa.dashboard.BffServer;
 import dev.varroa.dashboard.BffStack;
-import dev.varroa.dashboard.activity.BusFanout;
-import dev.varroa.dashboard.api.LiveStreams;
-import dev.varroa.dashboard.logs.ConsoleLogs;
-import dev.varroa.dashboard.reads.StoredRecordReads;
-import dev.varroa.dashboard.records.Backfill;
 import dev.varroa.dashboard.records.DashboardDatabase;
-import dev.varroa.dashboard.records.RunRecords;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
@@ -27,7 +22,6 @@ import dev.varroa.recorder.logs.BlobStoreSettings;
 import dev.varroa.recorder.logs.LogStore;
 import dev.varroa.recorder.logs.LogStores;
 import dev.varroa.recorder.retention.RetentionRules;
-import dev.varroa.recorder.store.RecordStore;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
@@ -48,7 +42,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -90,7 +83,6 @@ class DashboardBrowserIT {
   private static DashboardDatabase database;
   private static Recorder recorder;
   private static LogStore gatewayLogs;
-  private static BusFanout fanout;
   private static BffStack stack;
   private static PlayedBuild played;
   private static ActivityPublisher activity;
@@ -121,13 +113,9 @@ class DashboardBrowserIT {
     bffBus = NATS.server().connect();
     BusTopology.ensureActivity(operatorBus);
     activity = new ActivityPublisher(() -> operatorBus, BffStack.CLUSTER, "operator", Clock.systemUTC());
-    fanout = BusFanout.start(bffBus, BffStack.CLUSTER);
-    RunRecords runs = new RunRecords(database.pool().dataSource());
-    ConsoleLogs logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
-        folder.resolve("bff-db-password")), runs, bffBus).orElseThrow();
-    stack = BffStack.start(client, folder.resolve("cache"), operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT),
-        PORT, new StoredRecordReads(runs, new Backfill(database.pool().dataSource())),
-        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), dev.varroa.dashboard.BffServer.McpMount.none());
+    stack = BffStack.startRecorded(client, folder.resolve("cache"), operatorBus, bffBus,
+        BffStack.oidc(OIDC.provider(), PORT), PORT, database, folder.resolve("bff-db-password"),
+        logs -> BffServer.McpMount.none());
     token = BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), USER, BffFixtures.password(USER))
         .idToken();
 
@@ -145,7 +133,7 @@ class DashboardBrowserIT {
 
   @AfterAll
   static void stop() throws Exception {
-    for (AutoCloseable closeable : new AutoCloseable[] {stack, fanout, recorder, gatewayLogs, database}) {
+    for (AutoCloseable closeable : new AutoCloseable[] {stack, recorder, gatewayLogs, database}) {
       if (closeable != null) {
         closeable.close();
       }
