@@ -4,7 +4,8 @@
 # kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules, and Debian's postgresql
 # with the OS user the PostgreSQL fixture runs it as, and the OpenID provider the identity tests log in through
 # (zitadel/oidc's example server, built from Go modules), and Debian's chromium with a font for the dashboard's
-# browser tests (driven by playwright-core from npm, which never downloads a browser of its own).
+# browser tests (driven by playwright-core from npm, which never downloads a browser of its own), and rsync for the
+# JENKINS_HOME move's copy tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -21,6 +22,8 @@ command -v docker-registry >/dev/null || missing+=(docker-registry)
 command -v umoci >/dev/null || missing+=(umoci)
 command -v skopeo >/dev/null || missing+=(skopeo)
 command -v jq >/dev/null || missing+=(jq)
+# the JENKINS_HOME move's copy command line is tested with the real rsync (docs/storage-moves.md)
+command -v rsync >/dev/null || missing+=(rsync)
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
 # without a font Chromium draws no text, and the dashboard's screenshots would show empty boxes
 [[ -d /usr/share/fonts/truetype/dejavu ]] || missing+=(fonts-dejavu-core)

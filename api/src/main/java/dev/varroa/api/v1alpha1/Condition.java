@@ -19,6 +19,9 @@ public class Condition {
   public static final String RECONCILE_BLOCKED = "ReconcileBlocked";
   public static final String JENKINS_BOOT_FAILED = "JenkinsBootFailed";
   public static final String PLUGIN_ROLL_FAILED = "PluginRollFailed";
+  public static final String BACKUP_FAILED = "BackupFailed";
+  public static final String RESTORE_FAILED = "RestoreFailed";
+  public static final String HOME_MOVE_FAILED = "HomeMoveFailed";
   public static final String REASON_STREAM_LOST = "StreamLost";
 
   public enum Status {

@@ -26,6 +26,12 @@ public abstract class ControllerSettings {
   @JsonPropertyDescription("The volume that holds JENKINS_HOME (jobs, nodes, secrets) across restarts.")
   public PersistenceSpec persistence;
 
+  @JsonPropertyDescription("Scheduled and on-demand CSI VolumeSnapshots of JENKINS_HOME.")
+  public BackupSpec backup;
+
+  @JsonPropertyDescription("The inactivity policy that parks an unused controller (phase Hibernated).")
+  public HibernationSpec hibernation;
+
   @JsonPropertyDescription("An optional Ingress in front of the Jenkins web UI.")
   public IngressSpec ingress;
 

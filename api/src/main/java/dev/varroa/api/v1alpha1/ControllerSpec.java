@@ -21,4 +21,7 @@ public class ControllerSpec extends ControllerSettings {
 
   @JsonPropertyDescription("Build claims: spec.buildClaims.gate holds queued builds until the ledger grants them.")
   public BuildClaimsSpec buildClaims;
+
+  @JsonPropertyDescription("A VolumeSnapshot that JENKINS_HOME starts from, restored before Jenkins starts.")
+  public RestoreSpec restore;
 }

@@ -42,6 +42,15 @@ public class ControllerStatus extends ConditionedStatus {
   @JsonPropertyDescription("URL of the Jenkins web UI.")
   public String url;
 
+  @JsonPropertyDescription("Where JENKINS_HOME lives; a restore or a storage move under way.")
+  public HomeStatus home;
+
+  @JsonPropertyDescription("Backups of JENKINS_HOME: the last successful one, the next, failures.")
+  public BackupStatus backup;
+
+  @JsonPropertyDescription("The inactivity policy: when the controller was parked and what woke it.")
+  public HibernationStatus hibernation;
+
   /** What the gateways last reported about the mite stream. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class MiteStatus {

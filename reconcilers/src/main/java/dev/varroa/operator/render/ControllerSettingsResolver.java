@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.varroa.api.v1alpha1.AgentsSpec;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.BackupSpec;
 import dev.varroa.api.v1alpha1.ControllerSettings;
+import dev.varroa.api.v1alpha1.HibernationSpec;
 import dev.varroa.api.v1alpha1.ControllerSpec;
 import dev.varroa.api.v1alpha1.IngressSpec;
 import dev.varroa.api.v1alpha1.JenkinsSpec;
@@ -108,7 +110,8 @@ public final class ControllerSettingsResolver {
         orDefault(pick(s -> s.reconciliation, (ReconciliationSpec r) -> r.drainTimeoutSeconds),
             DEFAULT_DRAIN_TIMEOUT_SECONDS),
         defaults.map(d -> d.getSpec()).map(s -> s.commandDeadlineSec).orElse(DEFAULT_COMMAND_DEADLINE_SEC),
-        pod(), secrets(), spec.buildClaims != null && Boolean.TRUE.equals(spec.buildClaims.gate));
+        pod(), secrets(), spec.buildClaims != null && Boolean.TRUE.equals(spec.buildClaims.gate), backup(),
+        hibernation(), Optional.ofNullable(spec.restore).map(r -> r.volumeSnapshotName));
     return new Resolution(resolved, problems);
   }
 
@@ -134,6 +137,20 @@ public final class ControllerSettingsResolver {
     Function<ControllerSettings, PersistenceSpec> persistence = s -> s.persistence;
     return new ResolvedController.Persistence(orDefault(pick(persistence, p -> p.size), DEFAULT_PERSISTENCE_SIZE),
         Optional.ofNullable(pick(persistence, p -> p.storageClassName)));
+  }
+
+  private ResolvedController.Backup backup() {
+    Function<ControllerSettings, BackupSpec> backup = s -> s.backup;
+    return new ResolvedController.Backup(Optional.ofNullable(pick(backup, b -> b.schedule)),
+        orDefault(pick(backup, b -> b.keep), BackupSpec.DEFAULT_KEEP),
+        Optional.ofNullable(pick(backup, b -> b.volumeSnapshotClassName)),
+        orDefault(pick(backup, b -> b.quietDownTimeoutSeconds), BackupSpec.DEFAULT_QUIET_DOWN_TIMEOUT_SECONDS));
+  }
+
+  private ResolvedController.Hibernation hibernation() {
+    Function<ControllerSettings, HibernationSpec> hibernation = s -> s.hibernation;
+    return new ResolvedController.Hibernation(Optional.ofNullable(pick(hibernation, h -> h.idleMinutes)),
+        orDefault(pick(hibernation, h -> h.wakeAheadMinutes), HibernationSpec.DEFAULT_WAKE_AHEAD_MINUTES));
   }
 
   private ResolvedController.Ingress ingress() {

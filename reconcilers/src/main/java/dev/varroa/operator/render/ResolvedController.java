@@ -25,12 +25,16 @@ import java.util.TreeMap;
  * @param ownVersionProfile the Controller's own spec.versionProfileRef, which beats the bundle's
  * @param inheritedVersionProfile the ControllerClass's, else the ProvisioningDefaults' versionProfileRef
  * @param claimGate spec.buildClaims.gate: queued builds wait for a granted claim (needs the build record store)
+ * @param backup backup: schedule, how many to keep, the VolumeSnapshotClass, the quiet-down bound
+ * @param hibernation the inactivity policy; empty idleMinutes: never hibernate
+ * @param restoreFrom spec.restore.volumeSnapshotName: the VolumeSnapshot JENKINS_HOME starts from
  */
 public record ResolvedController(String name, String namespace, String uid, SortedMap<String, String> labels,
     boolean stopped, Optional<String> composedBundle, Optional<String> ownVersionProfile,
     Optional<String> inheritedVersionProfile, Jenkins jenkins, Persistence persistence, Ingress ingress, Agents agents,
     Mite mite, int drainTimeoutSeconds, int commandDeadlineSeconds, PodCustomisation pod,
-    List<SecretVariable> secrets, boolean claimGate) {
+    List<SecretVariable> secrets, boolean claimGate, Backup backup, Hibernation hibernation,
+    Optional<String> restoreFrom) {
 
   public ResolvedController {
     labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
@@ -61,6 +65,22 @@ public record ResolvedController(String name, String namespace, String uid, Sort
       env = List.copyOf(env);
     }
   }
+
+  /**
+   * Backups of JENKINS_HOME as VolumeSnapshots.
+   *
+   * @param schedule five-field cron in UTC; empty: on-demand backups only
+   * @param volumeSnapshotClassName empty: the CSI driver's default class
+   */
+  public record Backup(Optional<String> schedule, int keep, Optional<String> volumeSnapshotClassName,
+      int quietDownTimeoutSeconds) {}
+
+  /**
+   * The inactivity policy.
+   *
+   * @param idleMinutes empty: never hibernate
+   */
+  public record Hibernation(Optional<Integer> idleMinutes, int wakeAheadMinutes) {}
 
   /** The JENKINS_HOME volume claim. */
   public record Persistence(String size, Optional<String> storageClassName) {}

@@ -1,0 +1,16 @@
+package dev.varroa.api.v1alpha1;
+
+/** Annotations a user sets on a Controller to ask for a one-off action; each is acted on once per value. */
+public final class ControllerAnnotations {
+  /** Any new value takes an on-demand backup (docs/backups.md); a timestamp is a good value. */
+  public static final String BACKUP_NOW = "varroa.dev/backup-now";
+  /**
+   * Confirms a move of JENKINS_HOME to another storage class: its value must be the target
+   * persistence.storageClassName (docs/storage-moves.md). Removing it before the swap aborts the move.
+   */
+  public static final String CONFIRM_HOME_MOVE = "varroa.dev/confirm-home-move";
+  /** Any new value wakes a Hibernated controller (docs/hibernation.md). */
+  public static final String WAKE = "varroa.dev/wake";
+
+  private ControllerAnnotations() {}
+}
