@@ -57,6 +57,10 @@ final class ControllerStatusAggregator {
     status.bundle = seen.bundle();
     status.statefulSetName = seen.statefulSetName();
     status.url = seen.url();
+    // home, backup and hibernation are written by their own steps of the pass; they carry over untouched here
+    status.home = previous.home;
+    status.backup = previous.backup;
+    status.hibernation = previous.hibernation;
     status.miteStatus = seen.mite() == null ? previous.miteStatus : seen.mite().status();
     status.lastApplyResult = seen.mite() == null ? previous.lastApplyResult
         : seen.mite().lastApply().orElse(previous.lastApplyResult);
