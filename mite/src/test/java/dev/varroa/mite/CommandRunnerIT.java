@@ -54,9 +54,10 @@ class CommandRunnerIT {
     Files.createDirectories(casc);
     jenkins.cascDirectory(casc);
     JenkinsBearer bearer = new JenkinsBearer(Clock.systemUTC());
-    JenkinsActions actions = new JenkinsActions(new JenkinsClient(jenkins.url(), bearer), Clock.systemUTC());
+    JenkinsClient client = new JenkinsClient(jenkins.url(), bearer);
+    JenkinsActions actions = new JenkinsActions(client, Clock.systemUTC());
     runner = new CommandRunner(new DesiredStateApplier(casc, secrets, actions, bearer, Clock.systemUTC()), actions,
-        Clock.systemUTC(), (command, result) -> { });
+        new DeliveryReplay(client, Clock.systemUTC()), Clock.systemUTC(), (command, result) -> { });
   }
 
   @AfterEach
