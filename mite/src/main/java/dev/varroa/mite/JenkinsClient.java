@@ -115,7 +115,7 @@ final class JenkinsClient {
       JenkinsAnswer computers = get(COMPUTER_API);
       if (computers.ok()) {
         state.setRunningBuilds(busyExecutors(computers.body()));
-        state.addAllAgentNodes(agentNodes(computers.body()));
+        state.addAllAgentNodes(agentNodes(computers.body())).setAgentNodesObserved(true);
       }
       JenkinsAnswer queue = get(QUEUE_API);
       if (queue.ok()) {

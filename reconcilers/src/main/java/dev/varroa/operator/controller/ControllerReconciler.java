@@ -1,6 +1,14 @@
 package dev.varroa.operator.controller;
 
+import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.operator.agents.OrphanAgentCollector;
+import dev.varroa.operator.backup.BackupStep;
+import dev.varroa.operator.backup.ChannelQuietDown;
+import dev.varroa.operator.backup.QuietDown;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.v1.MiteRoute;
+import dev.varroa.protocol.mite.v1.ObservedState;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.install.InstallationSettings;
@@ -54,6 +62,12 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private volatile ControllerCaches caches;
   private final InstallationDefaults installation;
   private final ControllerActivity activity;
+  private final QuietDown quietDown;
+  /** Orphaned agent pods are looked for at most this often per Controller. */
+  static final Duration ORPHAN_SWEEP_INTERVAL = Duration.ofMinutes(1);
+  private final java.util.Map<String, java.time.Instant> orphanSweeps = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile Duration orphanGrace = OrphanAgentCollector.GRACE;
+  private volatile Duration orphanSweepInterval = ORPHAN_SWEEP_INTERVAL;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -77,6 +91,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     this.clock = clock;
     this.installation = installation;
     this.channel = channel;
+    this.quietDown = channel == null ? QuietDown.NONE : new ChannelQuietDown(channel, clock);
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
   }
@@ -156,9 +171,17 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
         generation, inputs.resolved().stopped(), Optional.empty(), inputs.bundleName(), stsName,
         JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite()), clock.instant());
+    Optional<Duration> recheck = delivered.recheck();
+    recheck = sooner(recheck, collectOrphanAgents(client, controller, inputs.resolved().agents().namespace(), stsName));
+    BackupStep.Outcome backup = new BackupStep(client, clock, quietDown).run(controller, inputs.resolved().backup(),
+        previous, stsName, observed(controller));
+    status.backup = backup.status();
+    backup.condition().ifPresentOrElse(c -> ControllerStatusAggregator.put(status, c, generation, clock.instant()),
+        () -> status.conditions.removeIf(c -> Condition.BACKUP_FAILED.equals(c.type)));
+    recheck = sooner(recheck, backup.recheck());
     passes.incrementAndGet();
     UpdateControl<Controller> control = patch(controller, previous, status);
-    return delivered.recheck().map(control::rescheduleAfter).orElse(control);
+    return recheck.map(control::rescheduleAfter).orElse(control);
   }
 
   /**
@@ -182,6 +205,60 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     }
     activity.deleted(controller);
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * Once Jenkins is back and the mite has reported its agent nodes, removes the agent pods whose node is gone; at
+   * most once a minute per Controller, since it lists pods.
+   */
+  private Optional<Duration> collectOrphanAgents(KubernetesClient client, Controller controller,
+      String agentsNamespace, String stsName) {
+    if (channel == null) {
+      return Optional.empty();
+    }
+    Optional<MiteRoute> route = channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
+        controller.getMetadata().getName(), controller.getMetadata().getUid()));
+    if (route.isEmpty() || !route.get().getObserved().getAgentNodesObserved()) {
+      return Optional.empty();
+    }
+    java.time.Instant now = clock.instant();
+    java.time.Instant connected = java.time.Instant.ofEpochMilli(route.get().getConnectedAtEpochMillis());
+    if (connected.plus(orphanGrace).isAfter(now)) {
+      // Jenkins came back only now: its agents get the grace to reconnect before anything is removed
+      return Optional.of(Duration.between(now, connected.plus(orphanGrace)).plusSeconds(1));
+    }
+    java.time.Instant last = orphanSweeps.get(stsName);
+    if (last != null && last.plus(orphanSweepInterval).isAfter(now)) {
+      return Optional.empty();
+    }
+    orphanSweeps.put(stsName, now);
+    new OrphanAgentCollector(client, orphanGrace).collect(agentsNamespace, stsName,
+        java.util.Set.copyOf(route.get().getObserved().getAgentNodesList()),
+        connected, now);
+    return Optional.empty();
+  }
+
+  /** Lets a test shorten the orphan collector's grace (production: {@link OrphanAgentCollector#GRACE}). */
+  public ControllerReconciler withOrphanGrace(Duration grace, Duration sweepInterval) {
+    this.orphanGrace = grace;
+    this.orphanSweepInterval = sweepInterval;
+    return this;
+  }
+
+  /** What the mite last observed of Jenkins, while its stream is live. */
+  private Optional<ObservedState> observed(Controller controller) {
+    if (channel == null) {
+      return Optional.empty();
+    }
+    return channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
+        controller.getMetadata().getName(), controller.getMetadata().getUid())).map(MiteRoute::getObserved);
+  }
+
+  private static Optional<Duration> sooner(Optional<Duration> a, Optional<Duration> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return a.isEmpty() ? b : a;
+    }
+    return a.get().compareTo(b.get()) <= 0 ? a : b;
   }
 
   /** Reconcile passes that completed without error, for metrics and tests that wait for a resync to settle. */

@@ -26,7 +26,26 @@ final class ControllerStatusAggregator {
   private static final List<String> BOOT_FAILURES = List.of(
       "CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "CreateContainerConfigError", "InvalidImageName");
 
+  /** Conditions that the home, backup and hibernation steps set themselves; the aggregator carries them over. */
+  static final java.util.Set<String> CARRIED_CONDITIONS = java.util.Set.of(
+      Condition.BACKUP_FAILED, Condition.RESTORE_FAILED, Condition.HOME_MOVE_FAILED);
+
   private ControllerStatusAggregator() {}
+
+  /**
+   * Sets one of the {@link #CARRIED_CONDITIONS} on a status the aggregator built, keeping its lastTransitionTime
+   * while its status stays the same.
+   */
+  static void put(ControllerStatus status, Condition condition, long generation, Instant now) {
+    java.util.List<Condition> all = new java.util.ArrayList<>(status.conditions);
+    Optional<Condition> before = all.stream().filter(c -> condition.type.equals(c.type)).findFirst();
+    all.removeIf(c -> condition.type.equals(c.type));
+    condition.observedGeneration = generation;
+    condition.lastTransitionTime = before.filter(c -> c.status == condition.status).map(c -> c.lastTransitionTime)
+        .orElse(now.toString());
+    all.add(condition);
+    status.conditions = all;
+  }
 
   /** What the reconciler learned in this pass; mite is null when the operator runs without a control channel. */
   record Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
@@ -106,6 +125,9 @@ final class ControllerStatusAggregator {
     if (seen.mite() == null && previous.conditions != null) {
       previous.conditions.stream().filter(c -> Condition.MITE_CONNECTED.equals(c.type)
           || Condition.MITE_STREAM_DEGRADED.equals(c.type)).forEach(all::add);
+    }
+    if (previous.conditions != null) {
+      previous.conditions.stream().filter(c -> CARRIED_CONDITIONS.contains(c.type)).forEach(all::add);
     }
     status.conditions = all;
 
