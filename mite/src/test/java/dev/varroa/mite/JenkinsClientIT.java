@@ -75,6 +75,7 @@ class JenkinsClientIT {
 
     assertThat(observed.getQueuedBuilds()).isEqualTo(2);
     assertThat(observed.getAgentNodesList()).containsExactly("arm64-builder", "maven-k8s-7xq2p");
+    assertThat(observed.getAgentNodesObserved()).isTrue();
     assertThat(observed.getLastUserRequestEpochMillis())
         .isEqualTo(Instant.parse("2026-01-01T09:41:00Z").toEpochMilli());
   }
@@ -88,6 +89,8 @@ class JenkinsClientIT {
     assertThat(observed.getLastUserRequestEpochMillis()).isZero();
     assertThat(observed.getQueuedBuilds()).isZero();
     assertThat(observed.getAgentNodesList()).isEmpty();
+    // the computer API answered: no agents, not "unknown"
+    assertThat(observed.getAgentNodesObserved()).isTrue();
     assertThat(jenkins.requests()).filteredOn(r -> r.path().equals("/varroa/activity"))
         .extracting(r -> r.status()).containsExactly(404);
   }
