@@ -45,9 +45,13 @@ import java.util.stream.Collectors;
  *       deletes a Delete-policy content and the copy.
  * </ul>
  *
- * Not played: the pvc-protection and pv-protection finalizers, the snapshot finalizers (deleting a snapshot a
- * restore is using is allowed here, so a test can catch an operator that does it), WaitForFirstConsumer binding,
- * volume expansion. The stand-in serves the namespace given to its builder (all when none); two stand-ins on one
+ * The API server puts the {@code kubernetes.io/pvc-protection} and {@code kubernetes.io/pv-protection} finalizers on
+ * every claim and volume (StorageObjectInUseProtection admission); the stand-in plays their controllers for the
+ * namespaces it serves: a deleted claim goes once no pod that has not terminated mounts it, a deleted volume once it
+ * is not Bound. So an operator that deletes a claim its pod still mounts sees it stay Terminating, as on a cluster.
+ *
+ * <p>Not played: the snapshot finalizers (deleting a snapshot a restore is using is allowed here, so a test can
+ * catch an operator that does it), WaitForFirstConsumer binding, volume expansion. The stand-in serves the namespace given to its builder (all when none); two stand-ins on one
  * API server must not serve the same namespace. It needs the snapshot CRDs and installs them when missing.
  */
 public final class CsiStandIn implements AutoCloseable {
@@ -201,6 +205,9 @@ public final class CsiStandIn implements AutoCloseable {
         : SnapshotKinds.snapshots(client).inNamespace(namespace).inform(handler(this::snapshotChanged, this::snapshotDeleted));
     informers.add(snapshots);
     informers.add(client.persistentVolumes().inform(handler(this::volumeChanged, v -> {})));
+    informers.add(namespace == null
+        ? client.pods().inAnyNamespace().inform(handler(this::podChanged, this::podGone))
+        : client.pods().inNamespace(namespace).inform(handler(this::podChanged, this::podGone)));
     informers.add(SnapshotKinds.contents(client).inform(handler(this::contentChanged, this::contentDeleted)));
   }
 
@@ -247,6 +254,19 @@ public final class CsiStandIn implements AutoCloseable {
       if (volume.getMetadata().getName().equals(claim.getSpec().getVolumeName()) && !bound(claim)) {
         queue.add(key(CLAIM, claim));
       }
+    }
+  }
+
+  private void podChanged(io.fabric8.kubernetes.api.model.Pod pod) {
+    if (StorageProtection.terminated(pod)) {
+      podGone(pod);
+    }
+  }
+
+  /** A claim being deleted waits for the pods that mount it. */
+  private void podGone(io.fabric8.kubernetes.api.model.Pod pod) {
+    for (String claim : StorageProtection.claimsOf(pod)) {
+      queue.add(new WorkQueue.Key(CLAIM, pod.getMetadata().getNamespace(), claim));
     }
   }
 

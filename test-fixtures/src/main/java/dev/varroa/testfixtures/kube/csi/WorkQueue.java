@@ -83,10 +83,17 @@ final class WorkQueue implements AutoCloseable {
       reconcile.accept(key);
       failures.remove(key);
     } catch (RuntimeException e) {
+      if (worker.isShutdown()) {
+        return; // close() interrupted this reconcile; there is nothing to retry for
+      }
       int attempt = failures.merge(key, 1, Integer::sum);
       long delay = Math.min(LAST_RETRY.toMillis(), FIRST_RETRY.toMillis() << Math.min(attempt - 1, 5));
-      LOG.warn("event=reconcile_failed object=\"{}\" attempt={} retry_in_ms={} error=\"{}\"", key, attempt, delay,
-          e.toString());
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      LOG.warn("event=reconcile_failed object=\"{}\" attempt={} retry_in_ms={} error=\"{}\" cause=\"{}\"", key, attempt,
+          delay, e.getMessage(), cause == e ? "" : cause.toString());
       synchronized (queued) {
         if (!queued.add(key)) {
           return;
