@@ -10,7 +10,11 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -227,6 +231,73 @@ class CsiStandInIT {
     await().atMost(DEADLINE).until(() -> warnings("on-nas", CsiStandIn.PROVISIONING_FAILED), n -> n == 1);
     assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("on-nas").get().getSpec().getVolumeName())
         .isNull();
+  }
+
+  @Test
+  void bindsAStatefulSetClaimMadeFromItsTemplate() {
+    StatefulSet statefulSet = client.resource(new StatefulSetBuilder()
+        .withNewMetadata().withNamespace(ns).withName("j-1a2b3c4d").endMetadata()
+        .withNewSpec()
+        .withNewSelector().addToMatchLabels("app", "jenkins").endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", "jenkins").endMetadata()
+        .withNewSpec().addNewContainer().withName("jenkins").withImage("jenkins").endContainer().endSpec()
+        .endTemplate()
+        .addNewVolumeClaimTemplate()
+        .withNewMetadata().withName("jenkins-home").addToLabels("varroa.dev/home", "true").endMetadata()
+        .withNewSpec().withStorageClassName("fast").withAccessModes("ReadWriteOnce")
+        .withNewResources().addToRequests("storage", new Quantity("2Gi")).endResources().endSpec()
+        .endVolumeClaimTemplate()
+        .endSpec()
+        .build()).create();
+
+    PersistentVolumeClaim claim = StatefulSetClaims.create(client, statefulSet, 0).get(0);
+
+    assertThat(claim.getMetadata().getName()).isEqualTo("jenkins-home-j-1a2b3c4d-0");
+    assertThat(claim.getMetadata().getLabels()).containsEntry("app", "jenkins").containsEntry("varroa.dev/home", "true");
+    assertThat(csi.awaitBound(ns, claim.getMetadata().getName()).getStatus().getCapacity())
+        .containsEntry("storage", new Quantity("2Gi"));
+    assertThat(StatefulSetClaims.create(client, statefulSet, 0).get(0).getMetadata().getUid())
+        .isEqualTo(claim.getMetadata().getUid());
+  }
+
+  @Test
+  void claimMountedByARunningPodStaysTerminatingUntilThePodGoes() {
+    createClaim("home", "fast", null);
+    PersistentVolumeClaim claim = csi.awaitBound(ns, "home");
+    Pod pod = client.resource(new PodBuilder()
+        .withNewMetadata().withNamespace(ns).withName("jenkins-0").endMetadata()
+        .withNewSpec().addNewContainer().withName("jenkins").withImage("jenkins").endContainer()
+        .addNewVolume().withName("home").withNewPersistentVolumeClaim().withClaimName("home").endPersistentVolumeClaim()
+        .endVolume().endSpec()
+        .build()).create();
+
+    client.resource(claim).delete();
+    await().during(Duration.ofMillis(700)).atMost(DEADLINE).untilAsserted(() -> assertThat(
+        client.persistentVolumeClaims().inNamespace(ns).withName("home").get().getMetadata().getDeletionTimestamp())
+        .isNotNull());
+
+    client.resource(pod).withGracePeriod(0).delete();
+    await().atMost(DEADLINE).untilAsserted(() -> {
+      assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("home").get()).isNull();
+      assertThat(client.persistentVolumes().withName(claim.getSpec().getVolumeName()).get()).isNull();
+    });
+  }
+
+  @Test
+  void defaultStorageClassIsWrittenIntoClaimsWithoutOne() {
+    try (CsiStandIn withDefault = CsiStandIn.builder(client, root.resolve("second")).namespace(ns + "-d")
+        .storageClass("standard-csi", "std.csi.varroa.dev").defaultStorageClass("standard-csi").start()) {
+      client.resource(new NamespaceBuilder().withNewMetadata().withName(ns + "-d").endMetadata().build()).create();
+      client.resource(new PersistentVolumeClaimBuilder()
+          .withNewMetadata().withNamespace(ns + "-d").withName("home").endMetadata()
+          .withNewSpec().withAccessModes("ReadWriteOnce")
+          .withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources().endSpec()
+          .build()).create();
+
+      assertThat(withDefault.awaitBound(ns + "-d", "home").getSpec().getStorageClassName()).isEqualTo("standard-csi");
+    } finally {
+      client.storage().v1().storageClasses().withName("standard-csi").delete();
+    }
   }
 
   private long warnings(String claim, String reason) {
