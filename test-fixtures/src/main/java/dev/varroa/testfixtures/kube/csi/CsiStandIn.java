@@ -1,5 +1,6 @@
 package dev.varroa.testfixtures.kube.csi;
 
+import dev.varroa.testfixtures.kube.ReconcileQueue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -45,9 +46,13 @@ import java.util.stream.Collectors;
  *       deletes a Delete-policy content and the copy.
  * </ul>
  *
- * Not played: the pvc-protection and pv-protection finalizers, the snapshot finalizers (deleting a snapshot a
- * restore is using is allowed here, so a test can catch an operator that does it), WaitForFirstConsumer binding,
- * volume expansion. The stand-in serves the namespace given to its builder (all when none); two stand-ins on one
+ * The API server puts the {@code kubernetes.io/pvc-protection} and {@code kubernetes.io/pv-protection} finalizers on
+ * every claim and volume (StorageObjectInUseProtection admission); the stand-in plays their controllers for the
+ * namespaces it serves: a deleted claim goes once no pod that has not terminated mounts it, a deleted volume once it
+ * is not Bound. So an operator that deletes a claim its pod still mounts sees it stay Terminating, as on a cluster.
+ *
+ * <p>Not played: the snapshot finalizers (deleting a snapshot a restore is using is allowed here, so a test can
+ * catch an operator that does it), WaitForFirstConsumer binding, volume expansion. The stand-in serves the namespace given to its builder (all when none); two stand-ins on one
  * API server must not serve the same namespace. It needs the snapshot CRDs and installs them when missing.
  */
 public final class CsiStandIn implements AutoCloseable {
@@ -68,7 +73,7 @@ public final class CsiStandIn implements AutoCloseable {
   private final Map<String, String> refusals = new ConcurrentHashMap<>();
   private final Snapshotter snapshotter;
   private final Provisioner provisioner;
-  private final WorkQueue queue;
+  private final ReconcileQueue queue;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<PersistentVolumeClaim> claims;
   private SharedIndexInformer<GenericKubernetesResource> snapshots;
@@ -82,7 +87,7 @@ public final class CsiStandIn implements AutoCloseable {
     this.snapshotter = new Snapshotter(client, folders, drivers, servesNamespace);
     this.provisioner = new Provisioner(client, folders, classes, refusals, snapshotter, new ClaimEvents(client),
         servesNamespace);
-    this.queue = new WorkQueue("csi-stand-in", this::reconcile);
+    this.queue = new ReconcileQueue("csi-stand-in", this::reconcile);
   }
 
   /** A stand-in on this client whose volumes and snapshots are folders under {@code root}. */
@@ -201,6 +206,9 @@ public final class CsiStandIn implements AutoCloseable {
         : SnapshotKinds.snapshots(client).inNamespace(namespace).inform(handler(this::snapshotChanged, this::snapshotDeleted));
     informers.add(snapshots);
     informers.add(client.persistentVolumes().inform(handler(this::volumeChanged, v -> {})));
+    informers.add(namespace == null
+        ? client.pods().inAnyNamespace().inform(handler(this::podChanged, this::podGone))
+        : client.pods().inNamespace(namespace).inform(handler(this::podChanged, this::podGone)));
     informers.add(SnapshotKinds.contents(client).inform(handler(this::contentChanged, this::contentDeleted)));
   }
 
@@ -236,17 +244,30 @@ public final class CsiStandIn implements AutoCloseable {
 
   private void claimDeleted(PersistentVolumeClaim claim) {
     if (claim.getSpec().getVolumeName() != null) {
-      queue.add(new WorkQueue.Key(VOLUME, null, claim.getSpec().getVolumeName()));
+      queue.add(new ReconcileQueue.Key(VOLUME, null, claim.getSpec().getVolumeName()));
     }
   }
 
   private void volumeChanged(PersistentVolume volume) {
-    queue.add(new WorkQueue.Key(VOLUME, null, volume.getMetadata().getName()));
+    queue.add(new ReconcileQueue.Key(VOLUME, null, volume.getMetadata().getName()));
     // a claim that names this volume waits for it to exist or be freed
     for (PersistentVolumeClaim claim : claims.getStore().list()) {
       if (volume.getMetadata().getName().equals(claim.getSpec().getVolumeName()) && !bound(claim)) {
         queue.add(key(CLAIM, claim));
       }
+    }
+  }
+
+  private void podChanged(io.fabric8.kubernetes.api.model.Pod pod) {
+    if (StorageProtection.terminated(pod)) {
+      podGone(pod);
+    }
+  }
+
+  /** A claim being deleted waits for the pods that mount it. */
+  private void podGone(io.fabric8.kubernetes.api.model.Pod pod) {
+    for (String claim : StorageProtection.claimsOf(pod)) {
+      queue.add(new ReconcileQueue.Key(CLAIM, pod.getMetadata().getNamespace(), claim));
     }
   }
 
@@ -269,20 +290,20 @@ public final class CsiStandIn implements AutoCloseable {
 
   private void snapshotDeleted(GenericKubernetesResource snapshot) {
     String content = snapshot.get("status", "boundVolumeSnapshotContentName");
-    queue.add(new WorkQueue.Key(CONTENT, null,
+    queue.add(new ReconcileQueue.Key(CONTENT, null,
         content != null ? content : "snapcontent-" + snapshot.getMetadata().getUid()));
   }
 
   private void contentChanged(GenericKubernetesResource content) {
     snapshotter.seen(content);
-    queue.add(new WorkQueue.Key(CONTENT, null, content.getMetadata().getName()));
+    queue.add(new ReconcileQueue.Key(CONTENT, null, content.getMetadata().getName()));
   }
 
   private void contentDeleted(GenericKubernetesResource content) {
-    queue.add(new WorkQueue.Key(CONTENT, null, content.getMetadata().getName()));
+    queue.add(new ReconcileQueue.Key(CONTENT, null, content.getMetadata().getName()));
   }
 
-  private void reconcile(WorkQueue.Key key) {
+  private void reconcile(ReconcileQueue.Key key) {
     switch (key.kind()) {
       case CLAIM -> provisioner.reconcileClaim(key.namespace(), key.name());
       case VOLUME -> provisioner.reconcileVolume(key.name());
@@ -292,8 +313,8 @@ public final class CsiStandIn implements AutoCloseable {
     }
   }
 
-  private static WorkQueue.Key key(String kind, HasMetadata object) {
-    return new WorkQueue.Key(kind, object.getMetadata().getNamespace(), object.getMetadata().getName());
+  private static ReconcileQueue.Key key(String kind, HasMetadata object) {
+    return new ReconcileQueue.Key(kind, object.getMetadata().getNamespace(), object.getMetadata().getName());
   }
 
   private static boolean bound(PersistentVolumeClaim claim) {

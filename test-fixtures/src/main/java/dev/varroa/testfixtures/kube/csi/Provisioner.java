@@ -41,6 +41,7 @@ final class Provisioner {
   private final Snapshotter snapshotter;
   private final ClaimEvents events;
   private final Predicate<String> servesNamespace;
+  private final StorageProtection protection;
 
   Provisioner(KubernetesClient client, VolumeFolders folders, Map<String, StorageClassSpec> classes,
       Map<String, String> refusals, Snapshotter snapshotter, ClaimEvents events, Predicate<String> servesNamespace) {
@@ -51,6 +52,7 @@ final class Provisioner {
     this.snapshotter = snapshotter;
     this.events = events;
     this.servesNamespace = servesNamespace;
+    this.protection = new StorageProtection(client);
   }
 
   boolean servesDriver(String driver) {
@@ -59,7 +61,11 @@ final class Provisioner {
 
   void reconcileClaim(String namespace, String name) {
     PersistentVolumeClaim claim = client.persistentVolumeClaims().inNamespace(namespace).withName(name).get();
-    if (claim == null || claim.getMetadata().getDeletionTimestamp() != null) {
+    if (claim == null) {
+      return;
+    }
+    if (claim.getMetadata().getDeletionTimestamp() != null) {
+      protection.releaseClaim(claim);
       return;
     }
     String volumeName = claim.getSpec().getVolumeName();
@@ -240,8 +246,14 @@ final class Provisioner {
 
   void reconcileVolume(String name) {
     PersistentVolume volume = client.persistentVolumes().withName(name).get();
-    if (volume == null || volume.getMetadata().getDeletionTimestamp() != null || volume.getSpec().getCsi() == null
-        || !servesDriver(volume.getSpec().getCsi().getDriver())) {
+    if (volume == null) {
+      return;
+    }
+    if (volume.getMetadata().getDeletionTimestamp() != null) {
+      protection.releaseVolume(volume);
+      return;
+    }
+    if (volume.getSpec().getCsi() == null || !servesDriver(volume.getSpec().getCsi().getDriver())) {
       return;
     }
     ObjectReference ref = volume.getSpec().getClaimRef();
@@ -261,18 +273,20 @@ final class Provisioner {
     if (claim != null && ref.getUid().equals(claim.getMetadata().getUid())) {
       return;
     }
-    if ("Released".equals(phase) || "Failed".equals(phase)) {
-      return;
+    boolean delete = StorageClassSpec.DELETE.equals(volume.getSpec().getPersistentVolumeReclaimPolicy());
+    if (!"Released".equals(phase) && !"Failed".equals(phase)) {
+      // Released first, also before a delete, so the pv-protection stand-in lets the deleted object go
+      volume.setStatus(new PersistentVolumeStatusBuilder().withPhase("Released").build());
+      volume = client.resource(volume).updateStatus();
+      if (!delete) {
+        // Retain: the data and the claimRef stay, as Kubernetes keeps them, until someone clears spec.claimRef
+        LOG.info("event=volume_released volume={} claim={}/{}", name, ref.getNamespace(), ref.getName());
+      }
     }
-    if (StorageClassSpec.DELETE.equals(volume.getSpec().getPersistentVolumeReclaimPolicy())) {
+    if (delete) {
       client.resource(volume).delete();
       folders.delete(folders.volume(volume.getSpec().getCsi().getVolumeHandle()));
       LOG.info("event=volume_deleted volume={} claim={}/{} reason=claim_gone", name, ref.getNamespace(), ref.getName());
-    } else {
-      // Retain: the data and the claimRef stay, as Kubernetes keeps them, until someone clears spec.claimRef
-      volume.setStatus(new PersistentVolumeStatusBuilder().withPhase("Released").build());
-      client.resource(volume).updateStatus();
-      LOG.info("event=volume_released volume={} claim={}/{}", name, ref.getNamespace(), ref.getName());
     }
   }
 
