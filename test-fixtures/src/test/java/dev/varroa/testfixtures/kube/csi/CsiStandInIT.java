@@ -220,16 +220,20 @@ class CsiStandInIT {
   }
 
   @Test
-  void restoreIntoAClassOfAnotherDriverIsRefused() {
+  void restoreIntoAClassOfAnotherDriverOrSmallerThanTheSnapshotIsRefused() {
     createClaim("home", "fast", null);
     csi.awaitBound(ns, "home");
     client.resource(SnapshotKinds.snapshotOf(ns, "nightly", "home", null)).create();
     csi.awaitSnapshotReady(ns, "nightly");
 
     createClaim("on-nas", "nas", "nightly");
+    createClaim("too-small", "fast", "nightly", "512Mi");
 
     await().atMost(DEADLINE).until(() -> warnings("on-nas", CsiStandIn.PROVISIONING_FAILED), n -> n == 1);
+    await().atMost(DEADLINE).until(() -> warnings("too-small", CsiStandIn.PROVISIONING_FAILED), n -> n == 1);
     assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("on-nas").get().getSpec().getVolumeName())
+        .isNull();
+    assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("too-small").get().getSpec().getVolumeName())
         .isNull();
   }
 
@@ -307,12 +311,16 @@ class CsiStandInIT {
   }
 
   private void createClaim(String name, String storageClass, String fromSnapshot) {
+    createClaim(name, storageClass, fromSnapshot, "1Gi");
+  }
+
+  private void createClaim(String name, String storageClass, String fromSnapshot, String size) {
     PersistentVolumeClaimBuilder claim = new PersistentVolumeClaimBuilder()
         .withNewMetadata().withNamespace(ns).withName(name).endMetadata()
         .withNewSpec()
         .withStorageClassName(storageClass)
         .withAccessModes("ReadWriteOnce")
-        .withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources()
+        .withNewResources().addToRequests("storage", new Quantity(size)).endResources()
         .endSpec();
     if (fromSnapshot != null) {
       claim.editSpec().withNewDataSource().withApiGroup("snapshot.storage.k8s.io").withKind("VolumeSnapshot")
