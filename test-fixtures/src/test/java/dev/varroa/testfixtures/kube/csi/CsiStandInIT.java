@@ -7,6 +7,7 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -302,6 +303,49 @@ class CsiStandInIT {
     } finally {
       client.storage().v1().storageClasses().withName("standard-csi").delete();
     }
+  }
+
+  @Test
+  void retainedSnapshotContentOutlivesItsSnapshotAndCanBeImportedAgain() throws Exception {
+    GenericKubernetesResource retainClass = new GenericKubernetesResource();
+    retainClass.setApiVersion(SnapshotKinds.API_VERSION);
+    retainClass.setKind("VolumeSnapshotClass");
+    retainClass.setMetadata(new ObjectMetaBuilder().withName("fast-retain-" + ns).build());
+    retainClass.setAdditionalProperty("driver", "fast.csi.varroa.dev");
+    retainClass.setAdditionalProperty("deletionPolicy", "Retain");
+    client.resource(retainClass).create();
+    createClaim("home", "fast", null);
+    csi.awaitBound(ns, "home");
+    Files.writeString(csi.folder(ns, "home").resolve("config.xml"), "<hudson/>");
+    client.resource(SnapshotKinds.snapshotOf(ns, "kept", "home", "fast-retain-" + ns)).create();
+    GenericKubernetesResource kept = csi.awaitSnapshotReady(ns, "kept");
+    String contentName = kept.get("status", "boundVolumeSnapshotContentName");
+    GenericKubernetesResource content = SnapshotKinds.contents(client).withName(contentName).get();
+
+    client.resource(kept).delete();
+    await().atMost(DEADLINE).until(() -> SnapshotKinds.snapshots(client).inNamespace(ns).withName("kept").get() == null);
+    assertThat(SnapshotKinds.contents(client).withName(contentName).get()).isNotNull();
+
+    // import: a new content names the old snapshot handle and the new snapshot, which names the content
+    GenericKubernetesResource imported = new GenericKubernetesResource();
+    imported.setApiVersion(SnapshotKinds.API_VERSION);
+    imported.setKind("VolumeSnapshotContent");
+    imported.setMetadata(new ObjectMetaBuilder().withName("imported-" + ns).build());
+    imported.setAdditionalProperty("spec", java.util.Map.of(
+        "driver", "fast.csi.varroa.dev",
+        "deletionPolicy", "Retain",
+        "source", java.util.Map.of("snapshotHandle", content.<String>get("status", "snapshotHandle")),
+        "volumeSnapshotRef", java.util.Map.of("namespace", ns, "name", "imported")));
+    client.resource(imported).create();
+    GenericKubernetesResource snapshot = SnapshotKinds.snapshotOf(ns, "imported", "home", null);
+    snapshot.setAdditionalProperty("spec", java.util.Map.of("source",
+        java.util.Map.of("volumeSnapshotContentName", "imported-" + ns)));
+    client.resource(snapshot).create();
+    csi.awaitSnapshotReady(ns, "imported");
+    createClaim("restored", "fast", "imported");
+
+    csi.awaitBound(ns, "restored");
+    assertThat(csi.folder(ns, "restored").resolve("config.xml")).hasContent("<hudson/>");
   }
 
   private long warnings(String claim, String reason) {
