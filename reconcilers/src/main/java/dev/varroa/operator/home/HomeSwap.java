@@ -85,7 +85,7 @@ final class HomeSwap {
           .orElse(new Swapping("claim " + names.claim() + " waits to bind to volume " + volume.getMetadata().getName()));
     }
     previous().ifPresent(p -> retained(home, p.getMetadata().getName(), reason));
-    if (deleteStatefulSet && volumes.statefulSet(namespace, names.statefulSet()).isPresent()) {
+    if (deleteStatefulSet && context.existing().isPresent()) {
       volumes.orphanDelete(namespace, names.statefulSet());
       return new Swapping("StatefulSet " + names.statefulSet() + " orphan-deleted");
     }

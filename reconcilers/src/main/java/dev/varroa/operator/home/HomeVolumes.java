@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -48,10 +47,6 @@ final class HomeVolumes {
 
   Optional<Pod> pod(String namespace, String name) {
     return Optional.ofNullable(client.pods().inNamespace(namespace).withName(name).get());
-  }
-
-  Optional<StatefulSet> statefulSet(String namespace, String name) {
-    return Optional.ofNullable(client.apps().statefulSets().inNamespace(namespace).withName(name).get());
   }
 
   Optional<StorageClass> storageClass(String name) {
