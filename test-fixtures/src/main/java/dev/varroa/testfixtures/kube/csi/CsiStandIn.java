@@ -1,5 +1,6 @@
 package dev.varroa.testfixtures.kube.csi;
 
+import dev.varroa.testfixtures.kube.ReconcileQueue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -72,7 +73,7 @@ public final class CsiStandIn implements AutoCloseable {
   private final Map<String, String> refusals = new ConcurrentHashMap<>();
   private final Snapshotter snapshotter;
   private final Provisioner provisioner;
-  private final WorkQueue queue;
+  private final ReconcileQueue queue;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<PersistentVolumeClaim> claims;
   private SharedIndexInformer<GenericKubernetesResource> snapshots;
@@ -86,7 +87,7 @@ public final class CsiStandIn implements AutoCloseable {
     this.snapshotter = new Snapshotter(client, folders, drivers, servesNamespace);
     this.provisioner = new Provisioner(client, folders, classes, refusals, snapshotter, new ClaimEvents(client),
         servesNamespace);
-    this.queue = new WorkQueue("csi-stand-in", this::reconcile);
+    this.queue = new ReconcileQueue("csi-stand-in", this::reconcile);
   }
 
   /** A stand-in on this client whose volumes and snapshots are folders under {@code root}. */
@@ -243,12 +244,12 @@ public final class CsiStandIn implements AutoCloseable {
 
   private void claimDeleted(PersistentVolumeClaim claim) {
     if (claim.getSpec().getVolumeName() != null) {
-      queue.add(new WorkQueue.Key(VOLUME, null, claim.getSpec().getVolumeName()));
+      queue.add(new ReconcileQueue.Key(VOLUME, null, claim.getSpec().getVolumeName()));
     }
   }
 
   private void volumeChanged(PersistentVolume volume) {
-    queue.add(new WorkQueue.Key(VOLUME, null, volume.getMetadata().getName()));
+    queue.add(new ReconcileQueue.Key(VOLUME, null, volume.getMetadata().getName()));
     // a claim that names this volume waits for it to exist or be freed
     for (PersistentVolumeClaim claim : claims.getStore().list()) {
       if (volume.getMetadata().getName().equals(claim.getSpec().getVolumeName()) && !bound(claim)) {
@@ -266,7 +267,7 @@ public final class CsiStandIn implements AutoCloseable {
   /** A claim being deleted waits for the pods that mount it. */
   private void podGone(io.fabric8.kubernetes.api.model.Pod pod) {
     for (String claim : StorageProtection.claimsOf(pod)) {
-      queue.add(new WorkQueue.Key(CLAIM, pod.getMetadata().getNamespace(), claim));
+      queue.add(new ReconcileQueue.Key(CLAIM, pod.getMetadata().getNamespace(), claim));
     }
   }
 
@@ -289,20 +290,20 @@ public final class CsiStandIn implements AutoCloseable {
 
   private void snapshotDeleted(GenericKubernetesResource snapshot) {
     String content = snapshot.get("status", "boundVolumeSnapshotContentName");
-    queue.add(new WorkQueue.Key(CONTENT, null,
+    queue.add(new ReconcileQueue.Key(CONTENT, null,
         content != null ? content : "snapcontent-" + snapshot.getMetadata().getUid()));
   }
 
   private void contentChanged(GenericKubernetesResource content) {
     snapshotter.seen(content);
-    queue.add(new WorkQueue.Key(CONTENT, null, content.getMetadata().getName()));
+    queue.add(new ReconcileQueue.Key(CONTENT, null, content.getMetadata().getName()));
   }
 
   private void contentDeleted(GenericKubernetesResource content) {
-    queue.add(new WorkQueue.Key(CONTENT, null, content.getMetadata().getName()));
+    queue.add(new ReconcileQueue.Key(CONTENT, null, content.getMetadata().getName()));
   }
 
-  private void reconcile(WorkQueue.Key key) {
+  private void reconcile(ReconcileQueue.Key key) {
     switch (key.kind()) {
       case CLAIM -> provisioner.reconcileClaim(key.namespace(), key.name());
       case VOLUME -> provisioner.reconcileVolume(key.name());
@@ -312,8 +313,8 @@ public final class CsiStandIn implements AutoCloseable {
     }
   }
 
-  private static WorkQueue.Key key(String kind, HasMetadata object) {
-    return new WorkQueue.Key(kind, object.getMetadata().getNamespace(), object.getMetadata().getName());
+  private static ReconcileQueue.Key key(String kind, HasMetadata object) {
+    return new ReconcileQueue.Key(kind, object.getMetadata().getNamespace(), object.getMetadata().getName());
   }
 
   private static boolean bound(PersistentVolumeClaim claim) {

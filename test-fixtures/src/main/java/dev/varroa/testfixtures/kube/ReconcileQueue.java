@@ -1,4 +1,4 @@
-package dev.varroa.testfixtures.kube.csi;
+package dev.varroa.testfixtures.kube;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -11,16 +11,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One worker thread for every reconcile of a stand-in, so the provisioner and the snapshotter never race each other
- * over the same claim; a key queued twice before it runs runs once, and a failed reconcile is retried with backoff.
+ * The work queue of a controller stand-in: one worker thread runs every reconcile, so the parts of a stand-in never
+ * race each other over one object; a key queued twice before it runs runs once; a failed reconcile is retried with
+ * backoff (capped at 2 s) and logged.
  */
-final class WorkQueue implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
+public final class ReconcileQueue implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ReconcileQueue.class);
   private static final Duration FIRST_RETRY = Duration.ofMillis(100);
   private static final Duration LAST_RETRY = Duration.ofSeconds(2);
 
   /** What to reconcile: a kind of object and its namespace (null when cluster-scoped) and name. */
-  record Key(String kind, String namespace, String name) {
+  public record Key(String kind, String namespace, String name) {
     @Override
     public String toString() {
       return kind + " " + (namespace == null ? "" : namespace + "/") + name;
@@ -32,7 +33,7 @@ final class WorkQueue implements AutoCloseable {
   private final Set<Key> queued = new LinkedHashSet<>();
   private final java.util.Map<Key, Integer> failures = new java.util.HashMap<>();
 
-  WorkQueue(String threadName, Consumer<Key> reconcile) {
+  public ReconcileQueue(String threadName, Consumer<Key> reconcile) {
     this.reconcile = reconcile;
     this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, threadName);
@@ -41,27 +42,13 @@ final class WorkQueue implements AutoCloseable {
     });
   }
 
-  void add(Key key) {
+  public void add(Key key) {
     synchronized (queued) {
       if (!queued.add(key)) {
         return;
       }
     }
     submit(key, 0);
-  }
-
-  /** Runs an action on the worker thread, in order with the reconciles, and waits for it. */
-  <T> T call(java.util.concurrent.Callable<T> action) {
-    try {
-      return worker.submit(action).get(30, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("the stand-in's worker did not run an action in 30 s", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the stand-in's worker", e);
-    }
   }
 
   private void submit(Key key, long delayMillis) {
