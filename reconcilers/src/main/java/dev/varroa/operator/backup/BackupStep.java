@@ -5,6 +5,7 @@ import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.home.HomeSnapshots;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.snapshot.VolumeSnapshot;
@@ -254,25 +255,9 @@ public final class BackupStep {
     status.snapshots = new java.util.ArrayList<>(decision.keep());
   }
 
-  /** Snapshots a restore of this Controller reads from, which pruning must leave alone. */
+  /** Snapshots a restore or a move of this Controller reads from, which pruning must leave alone. */
   static Set<String> inUse(Controller controller) {
-    java.util.Set<String> names = new java.util.HashSet<>();
-    if (controller.getSpec() != null && controller.getSpec().restore != null
-        && controller.getSpec().restore.volumeSnapshotName != null) {
-      names.add(controller.getSpec().restore.volumeSnapshotName);
-    }
-    ControllerStatus status = controller.getStatus();
-    if (status != null && status.home != null) {
-      if (status.home.restoredFrom != null) {
-        names.add(status.home.restoredFrom);
-      }
-      for (var operation : java.util.Arrays.asList(status.home.restore, status.home.move)) {
-        if (operation != null && operation.from != null) {
-          names.add(operation.from);
-        }
-      }
-    }
-    return names;
+    return HomeSnapshots.inUse(controller);
   }
 
   private static Instant takenAt(VolumeSnapshot snapshot) {

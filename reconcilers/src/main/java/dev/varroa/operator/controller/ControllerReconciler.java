@@ -25,6 +25,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.varroa.operator.home.HomeCopySettings;
+import dev.varroa.operator.home.HomePass;
+import dev.varroa.operator.home.HomeNames;
+import dev.varroa.operator.home.JenkinsHomeStep;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -49,7 +54,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * channel ({@link ChannelDeliverer}), and report status ({@link ControllerStatusAggregator}). Every input
  * is watched, so a change reaches its Controllers at once; no pass re-reads what an informer holds.
  */
-@ControllerConfiguration(name = "controller")
+// ControllerUpdateFilter: annotations such as varroa.dev/confirm-home-move start a pass though no generation changes
+@ControllerConfiguration(name = "controller", generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = ControllerUpdateFilter.class))
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
   /** The actor of the operator's activity events. */
   public static final String ACTOR = "operator";
@@ -68,6 +75,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private final java.util.Map<String, java.time.Instant> orphanSweeps = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Duration orphanGrace = OrphanAgentCollector.GRACE;
   private volatile Duration orphanSweepInterval = ORPHAN_SWEEP_INTERVAL;
+  private final JenkinsHomeStep homes;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -89,6 +97,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       ControllerActivity activity) {
     this.activity = activity;
     this.clock = clock;
+    this.homes = new JenkinsHomeStep(clock, HomeCopySettings.fromEnv(System.getenv()));
     this.installation = installation;
     this.channel = channel;
     this.quietDown = channel == null ? QuietDown.NONE : new ChannelQuietDown(channel, clock);
@@ -151,37 +160,44 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint));
     List<HasMetadata> objects = ControllerObjects.render(input);
 
-    Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects);
+    String namespace = controller.getMetadata().getNamespace();
+    String stsName = input.names().statefulSet();
+    // restore and move of JENKINS_HOME: what the StatefulSet may do meanwhile, and status.home
+    HomePass home = homes.pass(client, controller, inputs.resolved(), objects.stream()
+        .filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast).findFirst().orElseThrow(),
+        caches.statefulSet(namespace, stsName), caches.claim(namespace, new HomeNames(stsName).claim()));
+    ControllerStatus withHome = home.applyTo(previous, generation, clock.instant());
+
+    Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects,
+        home.workload());
     if (refused.isPresent()) {
-      UpdateControl<Controller> control = blocked(controller, previous, generation, refused.get().message());
+      UpdateControl<Controller> control = blocked(controller, previous, withHome, generation, refused.get().message());
       return refused.get().retry().map(control::rescheduleAfter).orElse(control);
     }
 
-    String namespace = controller.getMetadata().getNamespace();
-    String stsName = input.names().statefulSet();
     StatefulSet statefulSet = caches.statefulSet(namespace, stsName).orElse(null);
     Pod pod = caches.pod(namespace, stsName + "-0").orElse(null);
     ChannelDeliverer.Delivered delivered = deliverer == null
         ? new ChannelDeliverer.Delivered(null, Optional.empty(), Optional.empty())
         : deliverer.deliver(client, caches, controller, inputs, input, objects, pod, previous);
     if (delivered.blocked().isPresent()) {
-      return blocked(controller, previous, generation, delivered.blocked().get());
+      return blocked(controller, previous, withHome, generation, delivered.blocked().get());
     }
 
-    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
+    ControllerStatus status = ControllerStatusAggregator.aggregate(withHome, new ControllerStatusAggregator.Observation(
         generation, inputs.resolved().stopped(), Optional.empty(), inputs.bundleName(), stsName,
         JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite()), clock.instant());
     Optional<Duration> recheck = delivered.recheck();
     recheck = sooner(recheck, collectOrphanAgents(client, controller, inputs.resolved().agents().namespace(), stsName));
     BackupStep.Outcome backup = new BackupStep(client, clock, quietDown).run(controller, inputs.resolved().backup(),
-        previous, stsName, observed(controller));
+        withHome, stsName, observed(controller));
     status.backup = backup.status();
     backup.condition().ifPresentOrElse(c -> ControllerStatusAggregator.put(status, c, generation, clock.instant()),
         () -> status.conditions.removeIf(c -> Condition.BACKUP_FAILED.equals(c.type)));
     recheck = sooner(recheck, backup.recheck());
     passes.incrementAndGet();
     UpdateControl<Controller> control = patch(controller, previous, status);
-    return recheck.map(control::rescheduleAfter).orElse(control);
+    return home.recheckBefore(recheck).map(control::rescheduleAfter).orElse(control);
   }
 
   /**
@@ -203,6 +219,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     if (deliverer != null) {
       deliverer.forget(controller);
     }
+    homes.forget(controller);
     activity.deleted(controller);
     return DeleteControl.defaultDelete();
   }
@@ -269,7 +286,13 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   /** Inputs that can block a pass are watched: a block ends when its cause changes, not on a timer. */
   private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, long generation,
       String message) {
-    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
+    return blocked(controller, previous, previous, generation, message);
+  }
+
+  /** @param base previous with what this pass already decided (status.home) */
+  private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, ControllerStatus base,
+      long generation, String message) {
+    ControllerStatus status = ControllerStatusAggregator.aggregate(base, new ControllerStatusAggregator.Observation(
         generation, false, Optional.of(message), previous.bundle, previous.statefulSetName, previous.url, null, null),
         clock.instant());
     return patch(controller, previous, status);
