@@ -162,7 +162,9 @@ public final class BackupStep {
         }
         int running = observed.get().getRunningBuilds();
         Instant giveUp = Instant.parse(run.startedAt).plusSeconds(settings.quietDownTimeoutSeconds());
-        if (running > 0 && now.isBefore(giveUp)) {
+        // only an observation made in quiet-down counts: an older one may miss a build that started just before
+        boolean notYetQuiet = !observed.get().getQuietingDown() && Boolean.TRUE.equals(run.quietedByBackup);
+        if ((notYetQuiet || running > 0) && now.isBefore(giveUp)) {
           return new Progress(Optional.empty(), Optional.of(min(RECHECK, Duration.between(now, giveUp))));
         }
         run.runningBuildsAtSnapshot = running > 0 ? running : null;

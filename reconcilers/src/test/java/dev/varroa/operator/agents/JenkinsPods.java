@@ -75,6 +75,9 @@ final class JenkinsPods implements AutoCloseable {
           stop(name);
         } else if (!running.containsKey(name)) {
           start(sts);
+        } else {
+          // the kubelet keeps Secret and ConfigMap volumes in sync: a new pod's bootstrap token arrives this way
+          running.get(name).refreshVolumes();
         }
       }
     } catch (Exception e) {

@@ -149,7 +149,9 @@ class RestartSurvivalIT {
     RunningBuild running = second.startBuild("app", false);
     annotate("survivor", ControllerAnnotations.BACKUP_NOW, "before-restore");
     await().atMost(DEADLINE).until(second::quietingDown);
-    assertThat(status("survivor").backup.inProgress.step).isEqualTo("QuietingDown");
+    // the build still runs: the backup waits in quiet-down and takes no snapshot yet
+    ControllerStatus waiting = awaitStatus("survivor", s -> s.backup != null && s.backup.inProgress != null);
+    assertThat(waiting.backup.inProgress.step).isEqualTo("QuietingDown");
     running.finish();
     ControllerStatus backedUp = awaitStatus("survivor", s -> s.backup != null && s.backup.lastSuccessfulSnapshot != null);
     await().atMost(DEADLINE).until(() -> !second.quietingDown());
