@@ -69,11 +69,11 @@ final class HomeSwap {
             + namespace + "/" + names.targetClaim() + " is missing");
       }
       String old = claim.get().getSpec().getVolumeName();
-      // Retain first: from here on neither home is lost when its claim goes
+      // Retain first: from here on neither home is lost when its claim goes, and the labels say a swap is under way
       volumes.reclaim(old, HomeVolumes.RETAIN, PREVIOUS_LABEL, context.uid());
-      volumes.reclaim(target.get().getSpec().getVolumeName(), HomeVolumes.RETAIN, NEXT_LABEL, context.uid());
+      next = Optional.of(volumes.reclaim(target.get().getSpec().getVolumeName(), HomeVolumes.RETAIN, NEXT_LABEL,
+          context.uid()));
       retained(home, old, reason);
-      return new Swapping("volumes " + old + " and " + target.get().getSpec().getVolumeName() + " set to Retain");
     }
     PersistentVolume volume = next.get();
     if (claim.isPresent() && volume.getMetadata().getName().equals(claim.get().getSpec().getVolumeName())) {

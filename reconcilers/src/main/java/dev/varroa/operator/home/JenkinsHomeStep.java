@@ -1,5 +1,6 @@
 package dev.varroa.operator.home;
 
+import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.HomeStatus;
 import dev.varroa.operator.render.ResolvedController;
@@ -7,9 +8,13 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The home step of a Controller pass: restores JENKINS_HOME from spec.restore's snapshot before Jenkins starts
@@ -17,13 +22,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * step may do with the StatefulSet meanwhile, and writes status.home. Without either, it reads no more than the caches.
  */
 public final class JenkinsHomeStep {
+  private static final Logger LOG = LoggerFactory.getLogger(JenkinsHomeStep.class);
   private final Clock clock;
   private final HomeCopySettings settings;
   /**
-   * status.home as this operator last wrote it, per Controller uid: a pass that follows an event (a claim deleted a
-   * moment ago) may read a Controller whose status the informer has not refreshed yet, and must not redo a step.
+   * status.home and the home conditions as this operator last wrote them, per Controller uid: a pass that follows an
+   * event (a claim deleted a moment ago) may read a Controller whose status the informer has not refreshed yet, or
+   * that a stopping operator's last write made older, and must not redo a step.
    */
-  private final Map<String, HomeStatus> written = new ConcurrentHashMap<>();
+  private final Map<String, Written> written = new ConcurrentHashMap<>();
+
+  private record Written(HomeStatus home, List<Condition> conditions) {}
 
   public JenkinsHomeStep(Clock clock, HomeCopySettings settings) {
     this.clock = clock;
@@ -38,16 +47,34 @@ public final class JenkinsHomeStep {
   public HomePass pass(KubernetesClient client, Controller controller, ResolvedController resolved, StatefulSet desired,
       Optional<StatefulSet> existing, Optional<PersistentVolumeClaim> claim) {
     String uid = controller.getMetadata().getUid();
-    HomeStatus remembered = written.get(uid);
-    HomeStatus home = HomeStatusCopy.of(remembered != null ? remembered
+    Written remembered = written.get(uid);
+    HomeStatus home = HomeStatusCopy.of(remembered != null ? remembered.home()
         : controller.getStatus() == null ? null : controller.getStatus().home);
     HomeContext context = new HomeContext(controller, resolved, desired, existing, clock.instant(),
         new HomeNames(desired.getMetadata().getName()));
     describe(home, context, claim);
     HomeVolumes volumes = new HomeVolumes(client);
-    HomePass pass = decide(home, context, volumes, new HomeCopyJobs(client, volumes));
-    written.put(uid, HomeStatusCopy.of(pass.home()));
+    String before = steps(home);
+    HomePass decided = decide(home, context, volumes, new HomeCopyJobs(client, volumes));
+    List<Condition> conditions = new ArrayList<>(decided.conditions());
+    if (remembered != null) {
+      remembered.conditions().stream().filter(c -> conditions.stream().noneMatch(d -> d.type.equals(c.type)))
+          .forEach(conditions::add);
+    }
+    HomePass pass = new HomePass(decided.home(), decided.workload(), conditions, decided.recheck());
+    written.put(uid, new Written(HomeStatusCopy.of(pass.home()), pass.conditions()));
+    String after = steps(pass.home());
+    if (!before.equals(after) || !decided.conditions().isEmpty()) {
+      LOG.info("event=home_step namespace={} controller={} from=\"{}\" to=\"{}\" workload={} conditions=\"{}\"",
+          context.namespace(), controller.getMetadata().getName(), before, after, pass.workload().mode(),
+          decided.conditions().stream().map(c -> c.type + "=" + c.status + "/" + c.reason).toList());
+    }
     return pass;
+  }
+
+  private static String steps(HomeStatus home) {
+    return "restore=" + (home.restore == null ? "-" : home.restore.step) + " move="
+        + (home.move == null ? "-" : home.move.step);
   }
 
   /** Forgets a deleted Controller. */
