@@ -202,7 +202,12 @@ class HomeMoveIT {
 
     moveTo(created, FAST);
 
-    awaitStatus(created, s -> s.home.move != null && "Draining".equals(s.home.move.step));
+    Controller draining = awaitStatus(created, s -> s.home.move != null && "Draining".equals(s.home.move.step));
+    assertThat(draining.getStatus().phase).isEqualTo(ControllerStatus.Phase.Provisioning);
+    assertThat(draining.getStatus().condition(Condition.RECONCILING).get().message)
+        .contains("move of JENKINS_HOME from storage class standard to fast, step 1 of 7 (Draining)");
+    assertThat(draining.getStatus().home.move.abort).contains("remove the varroa.dev/confirm-home-move annotation")
+        .contains("set persistence.storageClassName back to standard");
     restart(restartCache, restartedAt, "Draining");
     player.pause(false);
     for (String step : List.of("Claiming", "Copying", "Verifying", "Swapping", "Starting")) {
