@@ -37,7 +37,8 @@ import java.util.stream.Collectors;
  *       capacity, claimRef, class, the class's reclaim policy) and a folder, and both are bound. A claim with a
  *       {@code dataSource} VolumeSnapshot is filled from the snapshot's folder and gets a marker file
  *       {@value Provisioner#RESTORED_FROM_MARKER} holding the snapshot's name; it stays Pending until the snapshot
- *       is readyToUse. A claim that names {@code spec.volumeName} binds to that PV when its claimRef is empty or
+ *       is readyToUse, and gets a ProvisioningFailed Event (and stays Pending) when the snapshot was taken by another
+ *       driver than its class's or is larger than the claim's request. A claim that names {@code spec.volumeName} binds to that PV when its claimRef is empty or
  *       names this claim (the static path of a storage move); otherwise it stays Pending with a FailedBinding Event.
  *   <li>Deleting a claim deletes a Delete-policy PV and its folder; a Retain-policy PV becomes Released, keeping its
  *       folder and claimRef, and becomes Available when someone clears its claimRef.

@@ -97,7 +97,7 @@ final class Provisioner {
     String pvName = "pvc-" + claim.getMetadata().getUid();
     PersistentVolume volume = client.persistentVolumes().withName(pvName).get();
     if (volume == null) {
-      Optional<Population> population = population(claim, storageClass, component);
+      Optional<Population> population = population(claim, storageClass, size, component);
       if (population.isEmpty()) {
         return;
       }
@@ -113,7 +113,8 @@ final class Provisioner {
   /** Where a new volume's data comes from: empty, a ready snapshot's folder, or a bound claim's folder (a clone). */
   private record Population(String description, java.util.function.Consumer<Path> fill) {}
 
-  private Optional<Population> population(PersistentVolumeClaim claim, StorageClassSpec storageClass, String component) {
+  private Optional<Population> population(PersistentVolumeClaim claim, StorageClassSpec storageClass, Quantity size,
+      String component) {
     TypedObjectReference source = dataSource(claim);
     if (source == null) {
       return Optional.of(new Population("empty", folder -> {
@@ -131,6 +132,12 @@ final class Provisioner {
         events.warning(claim, component, PROVISIONING_FAILED, "VolumeSnapshot " + namespace + "/" + source.getName()
             + " was taken by driver " + snapshot.get().driver() + ", but StorageClass " + storageClass.name()
             + " provisions with " + storageClass.driver() + ": restore it into a class of the same driver");
+        return Optional.empty();
+      }
+      if (Quantity.getAmountInBytes(size).longValue() < snapshot.get().restoreBytes()) {
+        events.warning(claim, component, PROVISIONING_FAILED, "requested volume size "
+            + Quantity.getAmountInBytes(size).longValue() + " is less than the size " + snapshot.get().restoreBytes()
+            + " for the source snapshot " + source.getName() + ": request at least its status.restoreSize");
         return Optional.empty();
       }
       return Optional.of(new Population("VolumeSnapshot/" + source.getName(), folder -> {

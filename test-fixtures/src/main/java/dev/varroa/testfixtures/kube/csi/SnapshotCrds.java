@@ -42,8 +42,8 @@ public final class SnapshotCrds {
   /** Applies the three CRDs (server-side apply, so a second call changes nothing) and waits until each is Established. */
   public static List<CustomResourceDefinition> install(KubernetesClient client) {
     List<CustomResourceDefinition> crds = new ArrayList<>();
-    for (String file : FILES) {
-      crds.add(load(client, folder().resolve(file)));
+    for (Path file : files(folder())) {
+      crds.add(load(client, file));
     }
     for (CustomResourceDefinition crd : crds) {
       client.apiextensions().v1().customResourceDefinitions().resource(crd).forceConflicts().serverSideApply();
@@ -60,12 +60,20 @@ public final class SnapshotCrds {
     return NAMES.stream().allMatch(n -> client.apiextensions().v1().customResourceDefinitions().withName(n).get() != null);
   }
 
-  private static CustomResourceDefinition load(KubernetesClient client, Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalStateException("snapshot CRD " + file.getFileName() + " is missing from " + file.getParent()
-          + ": run test-fixtures/kube/snapshot-crds.sh (or `make deps`), which fetches them from the Go module"
-          + " github.com/kubernetes-csi/external-snapshotter/client/v8@v" + VERSION);
+  /** The three CRD files in the folder; a clear error naming the script that fetches them when one is missing. */
+  static List<Path> files(Path folder) {
+    List<Path> files = FILES.stream().map(folder::resolve).toList();
+    for (Path file : files) {
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalStateException("snapshot CRD " + file.getFileName() + " is missing from " + folder
+            + ": run test-fixtures/kube/snapshot-crds.sh (or `make deps`), which fetches them from the Go module"
+            + " github.com/kubernetes-csi/external-snapshotter/client/v8@v" + VERSION + " into that folder");
+      }
     }
+    return files;
+  }
+
+  private static CustomResourceDefinition load(KubernetesClient client, Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       return client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
     } catch (IOException e) {

@@ -32,8 +32,8 @@ final class Snapshotter {
   static final String DEFAULT_CLASS_ANNOTATION = "snapshot.storage.kubernetes.io/is-default-class";
   private static final Logger LOG = LoggerFactory.getLogger(Snapshotter.class);
 
-  /** A snapshot a claim can be restored from: the driver that took it and its folder. */
-  record ReadySnapshot(String driver, Path folder) {}
+  /** A snapshot a claim can be restored from: the driver that took it, its folder and its size in bytes. */
+  record ReadySnapshot(String driver, Path folder, long restoreBytes) {}
 
   /** What the stand-in last saw of a content, for cleaning up after it is deleted. */
   private record ContentSeen(String driver, String deletionPolicy, String snapshotHandle) {}
@@ -272,7 +272,9 @@ final class Snapshotter {
     if (handle == null || !drivers.contains(content.<String>get("spec", "driver"))) {
       return Optional.empty();
     }
-    return Optional.of(new ReadySnapshot(content.get("spec", "driver"), folders.snapshot(handle)));
+    Object restoreSize = content.get("status", "restoreSize");
+    return Optional.of(new ReadySnapshot(content.get("spec", "driver"), folders.snapshot(handle),
+        restoreSize instanceof Number n ? n.longValue() : 0));
   }
 
   /** Remembers a content's handle and policy, since a deleted object can no longer be read. */

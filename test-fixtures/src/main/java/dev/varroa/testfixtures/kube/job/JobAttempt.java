@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -105,9 +106,11 @@ final class JobAttempt {
   }
 
   private void destroy() {
-    // children first: a shell's rsync would otherwise outlive it and keep writing
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    // the children as they are now, then the parent first, so a shell cannot run its next command when its child
+    // dies; then the children, so a shell's rsync does not outlive it and keep writing
+    List<ProcessHandle> children = process.descendants().toList();
     process.destroyForcibly();
+    children.forEach(ProcessHandle::destroyForcibly);
   }
 
   private static String read(Path file, int maxBytes) {

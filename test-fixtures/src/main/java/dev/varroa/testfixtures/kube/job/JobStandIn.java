@@ -181,6 +181,9 @@ public final class JobStandIn implements AutoCloseable {
       running.remove(uid);
       runs.computeIfAbsent(namespace + "/" + name, k -> new CopyOnWriteArrayList<>()).add(run);
       job = recordEnd(job, run);
+      if (job == null) {
+        return; // deleted while its pod ran
+      }
     }
     if (finished(job) || running.containsKey(uid) || Boolean.TRUE.equals(job.getSpec().getSuspend())) {
       return;
@@ -249,7 +252,10 @@ public final class JobStandIn implements AutoCloseable {
     });
   }
 
-  /** Writes the pod's terminated state and counts the run on the Job; ends the Job when it succeeded or gave up. */
+  /**
+   * Writes the pod's terminated state and counts the run on the Job; ends the Job when it succeeded or gave up.
+   * Returns the updated Job, or null when it is gone.
+   */
   private Job recordEnd(Job job, JobRun run) {
     String namespace = job.getMetadata().getNamespace();
     Pod pod = client.pods().inNamespace(namespace).withName(run.podName()).get();
@@ -259,6 +265,9 @@ public final class JobStandIn implements AutoCloseable {
     int backoffLimit = Optional.ofNullable(job.getSpec().getBackoffLimit()).orElse(DEFAULT_BACKOFF_LIMIT);
     LOG.info("event=job_pod_ended job={}/{} pod={} exit_code={} reason={}", namespace, job.getMetadata().getName(),
         run.podName(), run.exitCode(), run.reason());
+    if (client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName()).get() == null) {
+      return null;
+    }
     return client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName()).editStatus(j -> {
       JobStatus status = Optional.ofNullable(j.getStatus()).orElseGet(JobStatus::new);
       status.setActive(0);

@@ -7,6 +7,7 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -220,16 +221,20 @@ class CsiStandInIT {
   }
 
   @Test
-  void restoreIntoAClassOfAnotherDriverIsRefused() {
+  void restoreIntoAClassOfAnotherDriverOrSmallerThanTheSnapshotIsRefused() {
     createClaim("home", "fast", null);
     csi.awaitBound(ns, "home");
     client.resource(SnapshotKinds.snapshotOf(ns, "nightly", "home", null)).create();
     csi.awaitSnapshotReady(ns, "nightly");
 
     createClaim("on-nas", "nas", "nightly");
+    createClaim("too-small", "fast", "nightly", "512Mi");
 
     await().atMost(DEADLINE).until(() -> warnings("on-nas", CsiStandIn.PROVISIONING_FAILED), n -> n == 1);
+    await().atMost(DEADLINE).until(() -> warnings("too-small", CsiStandIn.PROVISIONING_FAILED), n -> n == 1);
     assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("on-nas").get().getSpec().getVolumeName())
+        .isNull();
+    assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("too-small").get().getSpec().getVolumeName())
         .isNull();
   }
 
@@ -300,6 +305,49 @@ class CsiStandInIT {
     }
   }
 
+  @Test
+  void retainedSnapshotContentOutlivesItsSnapshotAndCanBeImportedAgain() throws Exception {
+    GenericKubernetesResource retainClass = new GenericKubernetesResource();
+    retainClass.setApiVersion(SnapshotKinds.API_VERSION);
+    retainClass.setKind("VolumeSnapshotClass");
+    retainClass.setMetadata(new ObjectMetaBuilder().withName("fast-retain-" + ns).build());
+    retainClass.setAdditionalProperty("driver", "fast.csi.varroa.dev");
+    retainClass.setAdditionalProperty("deletionPolicy", "Retain");
+    client.resource(retainClass).create();
+    createClaim("home", "fast", null);
+    csi.awaitBound(ns, "home");
+    Files.writeString(csi.folder(ns, "home").resolve("config.xml"), "<hudson/>");
+    client.resource(SnapshotKinds.snapshotOf(ns, "kept", "home", "fast-retain-" + ns)).create();
+    GenericKubernetesResource kept = csi.awaitSnapshotReady(ns, "kept");
+    String contentName = kept.get("status", "boundVolumeSnapshotContentName");
+    GenericKubernetesResource content = SnapshotKinds.contents(client).withName(contentName).get();
+
+    client.resource(kept).delete();
+    await().atMost(DEADLINE).until(() -> SnapshotKinds.snapshots(client).inNamespace(ns).withName("kept").get() == null);
+    assertThat(SnapshotKinds.contents(client).withName(contentName).get()).isNotNull();
+
+    // import: a new content names the old snapshot handle and the new snapshot, which names the content
+    GenericKubernetesResource imported = new GenericKubernetesResource();
+    imported.setApiVersion(SnapshotKinds.API_VERSION);
+    imported.setKind("VolumeSnapshotContent");
+    imported.setMetadata(new ObjectMetaBuilder().withName("imported-" + ns).build());
+    imported.setAdditionalProperty("spec", java.util.Map.of(
+        "driver", "fast.csi.varroa.dev",
+        "deletionPolicy", "Retain",
+        "source", java.util.Map.of("snapshotHandle", content.<String>get("status", "snapshotHandle")),
+        "volumeSnapshotRef", java.util.Map.of("namespace", ns, "name", "imported")));
+    client.resource(imported).create();
+    GenericKubernetesResource snapshot = SnapshotKinds.snapshotOf(ns, "imported", "home", null);
+    snapshot.setAdditionalProperty("spec", java.util.Map.of("source",
+        java.util.Map.of("volumeSnapshotContentName", "imported-" + ns)));
+    client.resource(snapshot).create();
+    csi.awaitSnapshotReady(ns, "imported");
+    createClaim("restored", "fast", "imported");
+
+    csi.awaitBound(ns, "restored");
+    assertThat(csi.folder(ns, "restored").resolve("config.xml")).hasContent("<hudson/>");
+  }
+
   private long warnings(String claim, String reason) {
     return client.v1().events().inNamespace(ns).list().getItems().stream()
         .filter(e -> claim.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
@@ -307,12 +355,16 @@ class CsiStandInIT {
   }
 
   private void createClaim(String name, String storageClass, String fromSnapshot) {
+    createClaim(name, storageClass, fromSnapshot, "1Gi");
+  }
+
+  private void createClaim(String name, String storageClass, String fromSnapshot, String size) {
     PersistentVolumeClaimBuilder claim = new PersistentVolumeClaimBuilder()
         .withNewMetadata().withNamespace(ns).withName(name).endMetadata()
         .withNewSpec()
         .withStorageClassName(storageClass)
         .withAccessModes("ReadWriteOnce")
-        .withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources()
+        .withNewResources().addToRequests("storage", new Quantity(size)).endResources()
         .endSpec();
     if (fromSnapshot != null) {
       claim.editSpec().withNewDataSource().withApiGroup("snapshot.storage.k8s.io").withKind("VolumeSnapshot")
