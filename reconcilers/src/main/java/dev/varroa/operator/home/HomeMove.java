@@ -52,25 +52,20 @@ final class HomeMove {
   /** No move under way: start one when the class changed and the move is confirmed. */
   HomePass consider(HomeStatus home) {
     Optional<String> wanted = context.desiredClass();
+    if (HomeProgress.failed(home.move)) {
+      boolean stillAsked = wanted.equals(Optional.of(home.move.to)) && wanted.equals(context.confirmation());
+      if (stillAsked || context.existing().isEmpty()) {
+        // not retried until the user asks again; a StatefulSet the swap removed comes back on the old home's class
+        return pass(home, onOldHome(home.move), HomeSteps.noCondition(),
+            context.existing().isEmpty() ? HomeSteps.STEP_RECHECK : Optional.empty());
+      }
+      // asked otherwise (annotation removed, class changed): HomeMoveFailed keeps saying how the last move ended
+      home.move = null;
+    }
     boolean changed = context.existing().isPresent() && wanted.isPresent()
         && !wanted.equals(context.existingClass());
-    if (!changed) {
-      if (home.move == null) {
-        return pass(home, HomeWorkload.RUN, HomeSteps.noCondition(), Optional.empty());
-      }
-      // HomeMoveFailed keeps saying how the last move ended
-      home.move = null;
-      return pass(home, HomeWorkload.RUN, HomeSteps.noCondition(), Optional.empty());
-    }
-    if (HomeProgress.failed(home.move) && wanted.get().equals(home.move.to)) {
-      if (wanted.equals(context.confirmation())) {
-        // not retried until the user asks again
-        return pass(home, onOldHome(home.move), HomeSteps.noCondition(), Optional.empty());
-      }
-      home.move = null;
-    }
-    if (!wanted.equals(context.confirmation())) {
-      // the apply step refuses the change with how to confirm it (PersistenceResize)
+    if (!changed || !wanted.equals(context.confirmation())) {
+      // an unconfirmed change is refused by the apply step with how to confirm it (PersistenceResize)
       return pass(home, HomeWorkload.RUN, HomeSteps.noCondition(), Optional.empty());
     }
     HomePass begun = advance(home);

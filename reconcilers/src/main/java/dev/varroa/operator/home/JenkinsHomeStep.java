@@ -64,7 +64,10 @@ public final class JenkinsHomeStep {
     HomePass pass = new HomePass(decided.home(), decided.workload(), conditions, decided.recheck());
     written.put(uid, new Written(HomeStatusCopy.of(pass.home()), pass.conditions()));
     String after = steps(pass.home());
-    if (!before.equals(after) || !decided.conditions().isEmpty()) {
+    boolean newConditions = decided.conditions().stream().anyMatch(c -> remembered == null || remembered.conditions()
+        .stream().noneMatch(r -> r.type.equals(c.type) && r.status == c.status && java.util.Objects.equals(r.reason,
+            c.reason)));
+    if (!before.equals(after) || newConditions) {
       LOG.info("event=home_step namespace={} controller={} from=\"{}\" to=\"{}\" workload={} conditions=\"{}\"",
           context.namespace(), controller.getMetadata().getName(), before, after, pass.workload().mode(),
           decided.conditions().stream().map(c -> c.type + "=" + c.status + "/" + c.reason).toList());

@@ -8,8 +8,10 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.operator.render.StatefulSetName;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.ServiceAccountClient;
 import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.kube.csi.CsiStandIn;
@@ -37,7 +39,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Moves of JENKINS_HOME to another storage class (seed 004) on a real API server, with the operator running, the CSI
+ * Moves of JENKINS_HOME to another storage class (seed 004) on a real API server, with the operator running as the
+ * chart's ServiceAccount under the chart's RBAC (no request may be refused), the CSI
  * stand-in (a folder per volume), the Job stand-in running the copy and check Jobs' script with real rsync on those
  * folders, and a stand-in for the StatefulSet controller, the kubelet and the garbage collector.
  */
@@ -56,6 +59,7 @@ class HomeMoveIT {
   private KubernetesClient client;
   private Path cache;
   private VarroaOperator operator;
+  private ServiceAccountClient account;
   private CsiStandIn csi;
   private JobStandIn jobs;
   private StatefulSetPlayer player;
@@ -72,13 +76,16 @@ class HomeMoveIT {
         .storageClass(FAST, "flash.csi.example.com").storageClass(REFUSING, "flash.csi.example.com").start();
     jobs = JobStandIn.builder(client, csi).namespace(NAMESPACE).start();
     player = new StatefulSetPlayer(client, NAMESPACE);
-    operator = new VarroaOperator(client, cache, null);
+    // the operator acts as the chart's ServiceAccount under the chart's RBAC only: every right a restore or a move uses
+    account = ChartRbac.installOperatorAccount(kube, ChartRbac.render(), ChartRbac.OPERATOR_ACCOUNT);
+    operator = new VarroaOperator(account.client(), cache, null);
     operator.start();
   }
 
   @AfterAll
   void stop() {
     operator.close();
+    assertThat(account.forbidden()).as("requests the chart's RBAC refused to the operator").isEmpty();
     player.close();
     jobs.close();
     csi.close();
@@ -202,7 +209,12 @@ class HomeMoveIT {
 
     moveTo(created, FAST);
 
-    awaitStatus(created, s -> s.home.move != null && "Draining".equals(s.home.move.step));
+    Controller draining = awaitStatus(created, s -> s.home.move != null && "Draining".equals(s.home.move.step));
+    assertThat(draining.getStatus().phase).isEqualTo(ControllerStatus.Phase.Provisioning);
+    assertThat(draining.getStatus().condition(Condition.RECONCILING).get().message)
+        .contains("move of JENKINS_HOME from storage class standard to fast, step 1 of 7 (Draining)");
+    assertThat(draining.getStatus().home.move.abort).contains("remove the varroa.dev/confirm-home-move annotation")
+        .contains("set persistence.storageClassName back to standard");
     restart(restartCache, restartedAt, "Draining");
     player.pause(false);
     for (String step : List.of("Claiming", "Copying", "Verifying", "Swapping", "Starting")) {
@@ -222,7 +234,7 @@ class HomeMoveIT {
   private void restart(Path restartCache, List<String> restartedAt, String step) {
     operator.close();
     restartedAt.add(step);
-    operator = new VarroaOperator(client, restartCache.resolve(String.valueOf(restartedAt.size())), null);
+    operator = new VarroaOperator(account.client(), restartCache.resolve(String.valueOf(restartedAt.size())), null);
     operator.start();
   }
 

@@ -7,7 +7,9 @@ import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.ServiceAccountClient;
 import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.kube.csi.CsiStandIn;
@@ -38,7 +40,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Restores of JENKINS_HOME from a VolumeSnapshot on a real API server, with the operator running, the CSI stand-in
+ * Restores of JENKINS_HOME from a VolumeSnapshot on a real API server, with the operator running as the chart's
+ * ServiceAccount under the chart's RBAC (no request may be refused), the CSI stand-in
  * for provisioner and snapshotter (a folder per volume), and a stand-in for the StatefulSet controller and kubelet.
  */
 @WithKubeApiServer
@@ -51,6 +54,7 @@ class HomeRestoreIT {
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private KubernetesClient client;
   private VarroaOperator operator;
+  private ServiceAccountClient account;
   private CsiStandIn csi;
   private StatefulSetPlayer player;
   private SharedIndexInformer<StatefulSet> statefulSets;
@@ -81,13 +85,16 @@ class HomeRestoreIT {
     });
     player = new StatefulSetPlayer(client, NAMESPACE);
     seedSnapshot("backup-1");
-    operator = new VarroaOperator(client, cache, null);
+    // the operator acts as the chart's ServiceAccount under the chart's RBAC only: every right a restore or a move uses
+    account = ChartRbac.installOperatorAccount(kube, ChartRbac.render(), ChartRbac.OPERATOR_ACCOUNT);
+    operator = new VarroaOperator(account.client(), cache, null);
     operator.start();
   }
 
   @AfterAll
   void stop() {
     operator.close();
+    assertThat(account.forbidden()).as("requests the chart's RBAC refused to the operator").isEmpty();
     player.close();
     statefulSets.close();
     csi.close();
