@@ -3,6 +3,10 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.operator.hibernation.HibernationSettings;
+import dev.varroa.operator.hibernation.Hibernator;
+import dev.varroa.operator.hibernation.JobSchedules;
+import dev.varroa.operator.hibernation.RecorderJobSchedules;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
@@ -17,6 +21,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -33,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Reconciles each Controller into its Jenkins workload, in explicit steps: resolve every input from the
@@ -41,7 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * channel ({@link ChannelDeliverer}), and report status ({@link ControllerStatusAggregator}). Every input
  * is watched, so a change reaches its Controllers at once; no pass re-reads what an informer holds.
  */
-@ControllerConfiguration(name = "controller")
+// annotations (varroa.dev/wake ...) change no generation: the filter lets them start a pass, and not a status patch
+@ControllerConfiguration(name = "controller", generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = ControllerUpdateFilter.class))
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
   /** The actor of the operator's activity events. */
   public static final String ACTOR = "operator";
@@ -54,6 +62,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private volatile ControllerCaches caches;
   private final InstallationDefaults installation;
   private final ControllerActivity activity;
+  private final Hibernator hibernation;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -73,12 +82,25 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   /** @param activity where the lifecycle is published (docs/activity.md) */
   public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
       ControllerActivity activity) {
+    this(clock, channel, installation, activity, HibernationSettings.withoutWakerService(),
+        channel == null ? JobSchedules.NONE : new RecorderJobSchedules(channel::connection,
+            InstallationSettings.DEFAULT_CLUSTER_NAME, RecorderJobSchedules.ANSWER_WAIT));
+  }
+
+  /**
+   * @param hibernation where the waker is, for parked Controllers' Services (docs/hibernation.md)
+   * @param schedules where a parked Controller's timer-triggered jobs are learned
+   */
+  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
+      ControllerActivity activity, HibernationSettings hibernation, JobSchedules schedules) {
     this.activity = activity;
     this.clock = clock;
     this.installation = installation;
     this.channel = channel;
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
+    this.hibernation = new Hibernator(clock, channel, schedules, hibernation, activity::hibernated, activity::woken,
+        id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
   }
 
   @Override
@@ -97,6 +119,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
           });
       sources.add(miteEvents);
     }
+    sources.addAll(hibernation.eventSources(context));
     return sources;
   }
 
@@ -133,7 +156,11 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     }
     ControllerInputs inputs = ((ControllerInputResolver.Ready) gathered).inputs();
 
-    RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint));
+    // hibernation (docs/hibernation.md): park an idle controller, wake it; the render follows the verdict
+    Hibernator.Plan parking = hibernation.plan(controller, inputs.resolved(), previous, caches.pod(
+        controller.getMetadata().getNamespace(), inputs.resolved().names().statefulSet() + "-0").orElse(null));
+    RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint))
+        .withParking(parking.parking());
     List<HasMetadata> objects = ControllerObjects.render(input);
 
     Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects);
@@ -153,12 +180,15 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       return blocked(controller, previous, generation, delivered.blocked().get());
     }
 
+    Hibernator.Outcome hibernated = hibernation.complete(client, controller, parking);
     ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
         generation, inputs.resolved().stopped(), Optional.empty(), inputs.bundleName(), stsName,
-        JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite()), clock.instant());
+        JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite(), parking.hibernated()), clock.instant());
+    status.hibernation = hibernated.status();
     passes.incrementAndGet();
     UpdateControl<Controller> control = patch(controller, previous, status);
-    return delivered.recheck().map(control::rescheduleAfter).orElse(control);
+    return Stream.of(delivered.recheck(), hibernated.recheck()).flatMap(Optional::stream).min(Duration::compareTo)
+        .map(control::rescheduleAfter).orElse(control);
   }
 
   /**
@@ -180,6 +210,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     if (deliverer != null) {
       deliverer.forget(controller);
     }
+    hibernation.forget(controller);
     activity.deleted(controller);
     return DeleteControl.defaultDelete();
   }

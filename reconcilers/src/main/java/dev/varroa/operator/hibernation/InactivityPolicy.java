@@ -30,6 +30,8 @@ public final class InactivityPolicy {
   /** spec.hibernation.idleMinutes was removed while the controller was parked. */
   public static final String SOURCE_POLICY = "policy";
 
+  private static final String TIMERS_UNKNOWN = "its next timer-triggered job is unknown: ";
+
   private InactivityPolicy() {}
 
   /** How Jenkins is used now, from the mite's ObservedState on a live route. */
@@ -192,6 +194,12 @@ public final class InactivityPolicy {
     return status;
   }
 
+  /** Whether a parked controller's timers could not be learned when it was parked (and should be asked for again). */
+  public static boolean timersUnknown(HibernationStatus status) {
+    return status != null && status.since != null && status.nextTimerWakeAt == null && status.reason != null
+        && status.reason.contains(TIMERS_UNKNOWN);
+  }
+
   private static void timers(HibernationStatus status, int idleMinutes, int wakeAheadMinutes, Timers timers) {
     String note;
     status.nextTimerWakeAt = null;
@@ -204,7 +212,7 @@ public final class InactivityPolicy {
         note = "no timer-triggered job";
       }
     } else {
-      note = "its next timer-triggered job is unknown: " + ((Timers.Unknown) timers).why();
+      note = TIMERS_UNKNOWN + ((Timers.Unknown) timers).why();
     }
     status.reason = "no running or queued build and no UI or API use for " + idleMinutes + " min; " + note;
   }
