@@ -56,6 +56,8 @@ publish:
     - "varroa.gateway.*.queued"
     # ActivityPublisher: Controller lifecycle and installation-wide events, onto the recorder's varroa_activity.
     - "activity.>"
+    # RecorderJobSchedules: a parked controller's timer triggers, asked of the recorder (request/reply).
+    - "varroa.recorder.job-schedules"
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     - "$KV.varroa_clusters.{{ .Values.cluster.name }}"
@@ -140,6 +142,8 @@ subscribe:
   allow:
     # The ledger answers build claims in the recorder's queue group.
     - "varroa.ledger.claim varroa-recorder"
+    # JobSchedulesResponder answers the operator's requests for a controller's timer triggers.
+    - "varroa.recorder.job-schedules varroa-recorder"
     - "_INBOX.>"
 allow_responses: true
 {{- end -}}

@@ -27,6 +27,12 @@ public final class BusNames {
   /** Subject the ledger answers build claims on; payload LedgerClaim, reply ClaimDecision. */
   public static final String LEDGER_CLAIM_SUBJECT = "varroa.ledger.claim";
 
+  /**
+   * Subject the recorder answers a controller's job schedules on (queue group {@link #RECORDER_QUEUE_GROUP});
+   * payload JobSchedulesRequest, reply JobSchedules. The operator asks when it parks a controller.
+   */
+  public static final String JOB_SCHEDULES_SUBJECT = "varroa.recorder.job-schedules";
+
   /** JetStream stream (seed 001): the recorder's fixed 72-hour buffer of every activity subject, payload ActivityEvent. */
   public static final String ACTIVITY_STREAM = "varroa_activity";
   /** How long {@link #ACTIVITY_STREAM} keeps an event, drained into the PostgreSQL activity table or not. */

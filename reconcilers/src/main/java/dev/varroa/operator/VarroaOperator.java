@@ -7,6 +7,11 @@ import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
 import dev.varroa.operator.controller.ControllerActivity;
 import dev.varroa.operator.controller.ControllerReconciler;
+import dev.varroa.operator.hibernation.HibernationSettings;
+import dev.varroa.operator.hibernation.JobSchedules;
+import dev.varroa.operator.hibernation.KubernetesWakeRequests;
+import dev.varroa.operator.hibernation.RecorderJobSchedules;
+import dev.varroa.operator.hibernation.WakerServer;
 import dev.varroa.operator.hooks.ReconcilerPushTargets;
 import dev.varroa.operator.hooks.WebhookReceiver;
 import dev.varroa.operator.hooks.WebhookSecret;
@@ -79,6 +84,8 @@ public final class VarroaOperator implements AutoCloseable {
   private final ActivityPublisher activity;
   private HttpServer http;
   private WebhookReceiver webhooks;
+  private WakerServer waker;
+  private SharedIndexInformer<Controller> wakerControllers;
   private SharedIndexInformer<Controller> controllerCache;
   private ControllerListResponder controllerRows;
   private ClusterBeacon clusterBeacon;
@@ -130,6 +137,14 @@ public final class VarroaOperator implements AutoCloseable {
   public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
       Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
       InstallationDefaults installation, ActivityPublisher activity) {
+    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, leaderLabel, installation,
+        activity, HibernationSettings.withoutWakerService());
+  }
+
+  /** @param hibernation where the waker is, whose endpoints a parked Controller's Service lists (docs/hibernation.md) */
+  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
+      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
+      InstallationDefaults installation, ActivityPublisher activity, HibernationSettings hibernation) {
     this.activity = activity;
     this.channel = channel;
     this.client = client;
@@ -152,7 +167,9 @@ public final class VarroaOperator implements AutoCloseable {
     operator.register(new JenkinsVersionProfileReconciler(clock));
     this.catalogSources = new CatalogSourceReconciler(composers, clock);
     operator.register(catalogSources);
-    this.controllers = new ControllerReconciler(clock, channel, installation, new ControllerActivity(activity));
+    this.controllers = new ControllerReconciler(clock, channel, installation, new ControllerActivity(activity),
+        hibernation, channel == null ? JobSchedules.NONE : new RecorderJobSchedules(channel::connection,
+            activity.cluster(), RecorderJobSchedules.ANSWER_WAIT));
     operator.register(controllers);
     operator.register(new UpdateCenterReconciler(updateCenters, clock));
   }
@@ -241,6 +258,17 @@ public final class VarroaOperator implements AutoCloseable {
     return webhooks.port();
   }
 
+  /**
+   * Serves the waker on its own port (0 picks a free one), on every replica: while a Controller is parked its Service
+   * sends Jenkins' HTTP traffic here (docs/hibernation.md). Returns the port.
+   */
+  public synchronized int serveWaker(int port) throws IOException {
+    wakerControllers = client.resources(Controller.class).inAnyNamespace().inform();
+    waker = WakerServer.start(port, wakerControllers.getStore()::list, new KubernetesWakeRequests(client),
+        Clock.systemUTC());
+    return waker.port();
+  }
+
   /** The Controller reconciler, whose completed passes tests count. */
   public ControllerReconciler controllers() {
     return controllers;
@@ -278,6 +306,10 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (controllerCache != null) {
         controllerCache.close();
+      }
+      if (waker != null) {
+        waker.close();
+        wakerControllers.close();
       }
     }
     if (http != null) {
@@ -339,17 +371,20 @@ public final class VarroaOperator implements AutoCloseable {
         .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
     Optional<LeaderPodLabel> leaderLabel = Optional.ofNullable(env.get("POD_NAME")).filter(n -> !n.isBlank())
         .map(pod -> new LeaderPodLabel(client, namespace, pod));
+    HibernationSettings hibernation = HibernationSettings.fromEnv(env, Optional.of(namespace));
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
         ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,
-        InstallationDefaults.fromEnv(env), activityOn(channel, clusterName(env, installation)));
+        InstallationDefaults.fromEnv(env), activityOn(channel, clusterName(env, installation)), hibernation);
     int port = operator.serveHttp(httpPort);
     WebhookSettings hooks = WebhookSettings.fromEnv(env);
     int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
+    int wakerPort = operator.serveWaker(hibernation.wakerPort());
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();
     if (channel != null) {
       operator.registerCluster(clusterName(env, installation), ClusterRole.of(installation));
     }
-    LOG.info("event=operator_started http_port={} webhooks_port={} lease_namespace={}", port, hooksPort, namespace);
+    LOG.info("event=operator_started http_port={} webhooks_port={} waker_port={} lease_namespace={}", port, hooksPort,
+        wakerPort, namespace);
   }
 }

@@ -13,6 +13,7 @@ import dev.varroa.recorder.retention.RetentionSweeper;
 import dev.varroa.recorder.store.ActivityWriter;
 import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.ClaimLedger;
+import dev.varroa.recorder.store.JobScheduleReader;
 import dev.varroa.recorder.store.RecordStore;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
@@ -54,13 +55,15 @@ public final class Recorder implements AutoCloseable {
   private final ActivityConsumer activity;
   private final RetentionSweeper retention;
   private final LedgerResponder ledger;
+  private final JobSchedulesResponder schedules;
   private final ScheduledExecutorService checks;
   private final Optional<LogStore> logs;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
-      ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, ScheduledExecutorService checks,
-      Optional<LogStore> logs) {
+      ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, JobSchedulesResponder schedules,
+      ScheduledExecutorService checks, Optional<LogStore> logs) {
+    this.schedules = schedules;
     this.logs = logs;
     this.health = health;
     this.store = store;
@@ -131,10 +134,12 @@ public final class Recorder implements AutoCloseable {
       BuildEventConsumer consumer = new BuildEventConsumer(bus,
           new BuildEventWriter(store.dataSource(), settings.clusterName()), databaseUp::set);
       LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
+      JobSchedulesResponder schedules = new JobSchedulesResponder(new JobScheduleReader(store.dataSource()));
       bus.addListener(new BusListener() {
         @Override
         public void connected(Connection connection) {
           ledger.subscribe(connection);
+          schedules.subscribe(connection);
         }
       });
       ActivityConsumer activity = new ActivityConsumer(bus, new ActivityWriter(store.dataSource(),
@@ -168,7 +173,7 @@ public final class Recorder implements AutoCloseable {
       }, 0, READER_GRANT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
-      return new Recorder(health, store, bus, consumer, activity, retention, ledger, checks, logs);
+      return new Recorder(health, store, bus, consumer, activity, retention, ledger, schedules, checks, logs);
     } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
       if (bus != null) {
         bus.close();
@@ -226,6 +231,7 @@ public final class Recorder implements AutoCloseable {
     consumer.close();
     activity.close();
     ledger.close();
+    schedules.close();
     bus.close();
     store.close();
     health.close();

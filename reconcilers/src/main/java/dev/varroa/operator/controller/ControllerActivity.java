@@ -20,6 +20,10 @@ public final class ControllerActivity {
   public static final String APPLY_SUCCEEDED = "controller.apply_succeeded";
   public static final String APPLY_FAILED = "controller.apply_failed";
   public static final String DELETED = "controller.deleted";
+  /** The inactivity policy parked the controller (docs/hibernation.md). */
+  public static final String HIBERNATED = "controller.hibernated";
+  /** A parked controller was woken; the source says by what. */
+  public static final String WOKEN = "controller.woken";
 
   private final ActivityPublisher publisher;
   /**
@@ -63,6 +67,18 @@ public final class ControllerActivity {
               : "desired state" + digest + " refused: " + Objects.toString(result.message, "no message"),
           attributes);
     }
+  }
+
+  /** The inactivity policy parked the controller, for this reason. */
+  public void hibernated(Controller controller, String reason) {
+    publisher.controller(controller.getMetadata().getNamespace(), controller.getMetadata().getName(), HIBERNATED,
+        "parked: " + reason, Map.of("reason", reason));
+  }
+
+  /** A parked controller was woken by an annotation, a webhook, a browser, its timer or its policy's removal. */
+  public void woken(Controller controller, String source) {
+    publisher.controller(controller.getMetadata().getNamespace(), controller.getMetadata().getName(), WOKEN,
+        "woken by " + source, Map.of("source", source));
   }
 
   void deleted(Controller controller) {

@@ -11,6 +11,10 @@ import dev.varroa.protocol.bus.v1.MiteRoute;
 import dev.varroa.protocol.mite.v1.ObservedState;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.operator.hibernation.HibernationSettings;
+import dev.varroa.operator.hibernation.Hibernator;
+import dev.varroa.operator.hibernation.JobSchedules;
+import dev.varroa.operator.hibernation.RecorderJobSchedules;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
@@ -46,6 +50,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Reconciles each Controller into its Jenkins workload, in explicit steps: resolve every input from the
@@ -54,7 +59,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * channel ({@link ChannelDeliverer}), and report status ({@link ControllerStatusAggregator}). Every input
  * is watched, so a change reaches its Controllers at once; no pass re-reads what an informer holds.
  */
-// ControllerUpdateFilter: annotations such as varroa.dev/confirm-home-move start a pass though no generation changes
+// ControllerUpdateFilter: varroa.dev/ annotations (confirm-home-move, backup-now, wake) start a pass though no
+// generation changes; a status patch does not
 @ControllerConfiguration(name = "controller", generationAwareEventProcessing = false,
     informer = @Informer(onUpdateFilter = ControllerUpdateFilter.class))
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
@@ -76,6 +82,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private volatile Duration orphanGrace = OrphanAgentCollector.GRACE;
   private volatile Duration orphanSweepInterval = ORPHAN_SWEEP_INTERVAL;
   private final JenkinsHomeStep homes;
+  private final Hibernator hibernation;
 
   public ControllerReconciler(Clock clock) {
     this(clock, null);
@@ -95,6 +102,17 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   /** @param activity where the lifecycle is published (docs/activity.md) */
   public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
       ControllerActivity activity) {
+    this(clock, channel, installation, activity, HibernationSettings.withoutWakerService(),
+        channel == null ? JobSchedules.NONE : new RecorderJobSchedules(channel::connection,
+            InstallationSettings.DEFAULT_CLUSTER_NAME, RecorderJobSchedules.ANSWER_WAIT));
+  }
+
+  /**
+   * @param hibernation where the waker is, for parked Controllers' Services (docs/hibernation.md)
+   * @param schedules where a parked Controller's timer-triggered jobs are learned
+   */
+  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
+      ControllerActivity activity, HibernationSettings hibernation, JobSchedules schedules) {
     this.activity = activity;
     this.clock = clock;
     this.homes = new JenkinsHomeStep(clock, HomeCopySettings.fromEnv(System.getenv()));
@@ -103,6 +121,8 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     this.quietDown = channel == null ? QuietDown.NONE : new ChannelQuietDown(channel, clock);
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
+    this.hibernation = new Hibernator(clock, channel, schedules, hibernation, activity::hibernated, activity::woken,
+        id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
   }
 
   @Override
@@ -121,6 +141,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
           });
       sources.add(miteEvents);
     }
+    sources.addAll(hibernation.eventSources(context));
     return sources;
   }
 
@@ -157,7 +178,11 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     }
     ControllerInputs inputs = ((ControllerInputResolver.Ready) gathered).inputs();
 
-    RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint));
+    // hibernation (docs/hibernation.md): park an idle controller, wake it; the render follows the verdict
+    Hibernator.Plan parking = hibernation.plan(controller, inputs.resolved(), previous, caches.pod(
+        controller.getMetadata().getNamespace(), inputs.resolved().names().statefulSet() + "-0").orElse(null));
+    RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint))
+        .withParking(parking.parking());
     List<HasMetadata> objects = ControllerObjects.render(input);
 
     String namespace = controller.getMetadata().getNamespace();
@@ -184,10 +209,12 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       return blocked(controller, previous, withHome, generation, delivered.blocked().get());
     }
 
+    Hibernator.Outcome hibernated = hibernation.complete(client, controller, parking);
     ControllerStatus status = ControllerStatusAggregator.aggregate(withHome, new ControllerStatusAggregator.Observation(
         generation, inputs.resolved().stopped(), Optional.empty(), inputs.bundleName(), stsName,
-        JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite()), clock.instant());
-    Optional<Duration> recheck = delivered.recheck();
+        JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite(), parking.hibernated()), clock.instant());
+    status.hibernation = hibernated.status();
+    Optional<Duration> recheck = sooner(delivered.recheck(), hibernated.recheck());
     recheck = sooner(recheck, collectOrphanAgents(client, controller, inputs.resolved().agents().namespace(), stsName));
     BackupStep.Outcome backup = new BackupStep(client, clock, quietDown).run(controller, inputs.resolved().backup(),
         withHome, stsName, observed(controller));
@@ -220,6 +247,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       deliverer.forget(controller);
     }
     homes.forget(controller);
+    hibernation.forget(controller);
     activity.deleted(controller);
     return DeleteControl.defaultDelete();
   }

@@ -48,9 +48,17 @@ final class ControllerStatusAggregator {
     status.conditions = all;
   }
 
-  /** What the reconciler learned in this pass; mite is null when the operator runs without a control channel. */
+  /**
+   * What the reconciler learned in this pass; mite is null when the operator runs without a control channel;
+   * hibernated when the inactivity policy parked the controller (docs/hibernation.md).
+   */
   record Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
-      String url, StatefulSet statefulSet, Pod pod, MiteObservation mite) {
+      String url, StatefulSet statefulSet, Pod pod, MiteObservation mite, boolean hibernated) {
+    Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
+        String url, StatefulSet statefulSet, Pod pod, MiteObservation mite) {
+      this(generation, stopped, blocked, bundle, statefulSetName, url, statefulSet, pod, mite, false);
+    }
+
     Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
         String url, StatefulSet statefulSet, Pod pod) {
       this(generation, stopped, blocked, bundle, statefulSetName, url, statefulSet, pod, null);
@@ -95,7 +103,7 @@ final class ControllerStatusAggregator {
     status.phase = homeStep.isPresent() && !podFailed && seen.blocked().isEmpty() ? ControllerStatus.Phase.Provisioning
         : phase(previous, seen, podFailed);
     if (seen.mite() != null) {
-      mite(conditions, previous, seen.mite());
+      mite(conditions, previous, seen.mite(), seen.hibernated());
     }
 
     if (podFailed) {
@@ -115,7 +123,7 @@ final class ControllerStatusAggregator {
     status.attention = attention(status, seen.mite() == null ? previous.conditions : conditions.build(), podFailed,
         seen.blocked(), bootFailure, pluginFailure);
     boolean settled = status.phase == ControllerStatus.Phase.Running || status.phase == ControllerStatus.Phase.Connected
-        || status.phase == ControllerStatus.Phase.Stopped;
+        || status.phase == ControllerStatus.Phase.Stopped || status.phase == ControllerStatus.Phase.Hibernated;
     conditions.set(Condition.READY, status.attention == null && settled ? Condition.Status.True : Condition.Status.False,
         status.attention == null ? status.phase.name() : status.attention.replace(" ", ""),
         status.attention == null ? "phase " + status.phase : status.attention + ": see the conditions");
@@ -166,6 +174,9 @@ final class ControllerStatusAggregator {
     }
     if (seen.stopped()) {
       return ControllerStatus.Phase.Stopped;
+    }
+    if (seen.hibernated()) {
+      return ControllerStatus.Phase.Hibernated;
     }
     if (seen.statefulSet() == null || seen.pod() == null) {
       return ControllerStatus.Phase.Provisioning;
@@ -229,8 +240,12 @@ final class ControllerStatusAggregator {
   }
 
   /** MiteConnected (StreamLost once a stream was held) and MiteStreamDegraded from the gateways' report. */
-  private static void mite(Conditions conditions, ControllerStatus previous, MiteObservation mite) {
-    if (mite.connected()) {
+  private static void mite(Conditions conditions, ControllerStatus previous, MiteObservation mite, boolean hibernated) {
+    if (hibernated && !mite.connected()) {
+      // a parked controller has no pod: its mite is away by design, not lost
+      conditions.set(Condition.MITE_CONNECTED, Condition.Status.False, "Hibernated",
+          "the controller is parked by its inactivity policy; the mite connects again once it wakes");
+    } else if (mite.connected()) {
       conditions.set(Condition.MITE_CONNECTED, Condition.Status.True, "StreamActive",
           "gateway " + mite.status().gateway + " holds the mite's stream since " + mite.status().connectedAt);
     } else {

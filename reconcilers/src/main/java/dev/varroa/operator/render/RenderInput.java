@@ -20,15 +20,31 @@ import java.util.Optional;
  * @param channel the gateway endpoint, the CA and the token verification key the pod is given
  * @param installation what the chart gives every Controller (where the Varroa plugin's .hpi is, the record store)
  * @param authorization Jenkins' authorization from the JenkinsRoleBindings that apply; empty: none applies
+ * @param parking whether the inactivity policy parked the Controller (no replica, Service to the waker)
  */
 public record RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
     Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
-    InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization) {
+    InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization,
+    Parking parking) {
   public RenderInput {
     podTemplates = List.copyOf(podTemplates);
     java.util.Objects.requireNonNull(channel, "channel");
     java.util.Objects.requireNonNull(installation, "installation");
     java.util.Objects.requireNonNull(authorization, "authorization");
+    java.util.Objects.requireNonNull(parking, "parking");
+  }
+
+  /** A Controller the inactivity policy did not park. */
+  public RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
+      Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
+      InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization) {
+    this(controller, profile, bundle, updateCenter, podTemplates, channel, installation, authorization, Parking.AWAKE);
+  }
+
+  /** The same input with the inactivity policy's verdict. */
+  public RenderInput withParking(Parking parking) {
+    return new RenderInput(controller, profile, bundle, updateCenter, podTemplates, channel, installation,
+        authorization, parking);
   }
 
   /** A render no JenkinsRoleBinding applies to. */

@@ -4,7 +4,11 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 
-/** The Service in front of Jenkins: http for people and WebSocket agents, agent for the direct tunnel. */
+/**
+ * The Service in front of Jenkins: http for people and WebSocket agents, agent for the direct tunnel. While the
+ * inactivity policy has it routed to the waker it selects no pod: the waker's EndpointSlice then receives its http
+ * traffic (docs/hibernation.md).
+ */
 public final class ServiceRenderer {
   private ServiceRenderer() {}
 
@@ -14,7 +18,7 @@ public final class ServiceRenderer {
         .withMetadata(OwnedMetadata.of(input.names().service(), controller.namespace(), controller))
         .withNewSpec()
         .withType("ClusterIP")
-        .withSelector(ControllerLabels.selector(controller.name()))
+        .withSelector(input.parking().serviceToWaker() ? null : ControllerLabels.selector(controller.name()))
         .addNewPort().withName(JenkinsContainer.HTTP_PORT_NAME).withPort(JenkinsContainer.HTTP_PORT)
         .withTargetPort(new IntOrString(JenkinsContainer.HTTP_PORT_NAME)).withProtocol("TCP").endPort()
         .addNewPort().withName(JenkinsContainer.AGENT_PORT_NAME).withPort(JenkinsContainer.AGENT_PORT)

@@ -13,7 +13,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The Jenkins StatefulSet: one replica (zero when Stopped), JENKINS_HOME on a volumeClaimTemplate,
+ * The Jenkins StatefulSet: one replica (zero when Stopped or parked by the inactivity policy), JENKINS_HOME on a volumeClaimTemplate,
  * the mite sidecar, the plugins init container and Jenkins. Owner references are the reconciler's.
  */
 public final class StatefulSetRenderer {
@@ -34,7 +34,7 @@ public final class StatefulSetRenderer {
         .withLabels(ControllerLabels.of(controller.name()))
         .endMetadata()
         .withNewSpec()
-        .withReplicas(controller.stopped() ? 0 : 1)
+        .withReplicas(controller.stopped() || input.parking().parked() ? 0 : 1)
         .withServiceName(names.service())
         .withNewSelector().withMatchLabels(ControllerLabels.selector(controller.name())).endSelector()
         .withTemplate(podTemplate(input))

@@ -145,7 +145,7 @@ class ChartIT {
     List<String> operatorAndGateway = List.of(
         "ServiceAccount/varroa-operator", "ServiceAccount/varroa-gateway",
         "ClusterRole/varroa-operator", "ClusterRoleBinding/varroa-operator", "Role/varroa-operator",
-        "RoleBinding/varroa-operator", "Service/varroa-operator", "Service/varroa-operator-webhooks",
+        "RoleBinding/varroa-operator", "Service/varroa-operator", "Service/varroa-operator-webhooks", "Service/varroa-waker",
         "Service/varroa-gateway", "Deployment/varroa-operator", "Deployment/varroa-gateway",
         "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway");
     List<String> coreOnly = List.of("ServiceAccount/varroa-nats", "ServiceAccount/varroa-dex",

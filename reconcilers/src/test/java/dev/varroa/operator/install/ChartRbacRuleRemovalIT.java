@@ -50,6 +50,7 @@ class ChartRbacRuleRemovalIT {
       "secrets, /secrets",
       "persistentvolumeclaims, /persistentvolumeclaims",
       "roles, /roles",
+      "endpointslices, /endpointslices",
       "leases, /leases"})
   void withoutOneRuleTheOperatorIsRefusedOnWhatItCovers(String resource, String refusedPath, KubeApiServer kube,
       @TempDir Path cache) {

@@ -13,6 +13,10 @@ import dev.varroa.protocol.builds.v1.ClaimRequest;
 import dev.varroa.protocol.builds.v1.RunQueued;
 import dev.varroa.protocol.bus.v1.BuildEventGroup;
 import dev.varroa.protocol.bus.v1.LedgerClaim;
+import dev.varroa.operator.hibernation.InactivityPolicy;
+import dev.varroa.operator.hibernation.RecorderJobSchedules;
+import dev.varroa.protocol.builds.v1.JobSchedule;
+import dev.varroa.protocol.builds.v1.JobScheduleInventory;
 import dev.varroa.recorder.Recorder;
 import dev.varroa.recorder.RecorderSettings;
 import dev.varroa.testfixtures.helm.HelmChart;
@@ -45,6 +49,9 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -187,6 +194,41 @@ class RecorderNatsPermissionsIT {
       assertThat(drained).containsExactlyInAnyOrder((byte) 1, (byte) 2, (byte) 3);
       recorder.flush(DEADLINE);
       assertThat(errors).as("permission errors of the operator, gateway and recorder users").isEmpty();
+    }
+    assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
+  }
+
+  /**
+   * Hibernation: the operator user asks the real recorder, logged in as the chart's recorder user, for a parked
+   * controller's job schedules (varroa.recorder.job-schedules) and computes the next timer wake from the answer.
+   */
+  @Test
+  void theOperatorLearnsAControllersNextTimerJobFromTheRecorder() throws Exception {
+    PostgresServer postgres = POSTGRES.server();
+    Path password = Files.writeString(dir.resolve("recorder-password"), RECORDER_PASSWORD);
+    ControllerIdentity controller = new ControllerIdentity("ci", "nightly", UUID.randomUUID().toString());
+    try (Connection operator = connect("operator", OPERATOR_PASSWORD);
+        Connection gateway = connect("gateway", GATEWAY_PASSWORD)) {
+      BusTopology.ensure(operator);
+      try (Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(),
+          postgres.password(), nats.value().url()).withHealthPort(0).withNatsCredentials("recorder", password, null))) {
+        JobScheduleInventory inventory = JobScheduleInventory.newBuilder().setObservedAtEpochMillis(1_000)
+            .addJobs(JobSchedule.newBuilder().setJob("team/nightly").addTimerSpecs("TZ=UTC").addTimerSpecs("0 2 * * *"))
+            .build();
+        Headers headers = new Headers().put("Nats-Msg-Id", BuildEventMessageId.of(controller, inventory));
+        gateway.jetStream().publish(NatsMessage.builder().subject(BusNames.builds(controller)).headers(headers)
+            .data(BuildEventGroup.newBuilder().setController(controller.toRef()).setCluster("core")
+                .setGatewayId("gw-1").setSchedules(inventory).build().toByteArray()).build(),
+            PublishOptions.builder().expectedStream(BusNames.BUILDS_STREAM).build());
+        RecorderJobSchedules schedules = new RecorderJobSchedules(() -> operator, "core", DEADLINE);
+        Instant after = Instant.parse("2026-06-01T12:00:00Z");
+
+        await().atMost(DEADLINE).until(() -> schedules.next(controller, ZoneOffset.UTC, after)
+            instanceof InactivityPolicy.Timers.Known);
+        assertThat(schedules.next(controller, ZoneOffset.UTC, after))
+            .isEqualTo(new InactivityPolicy.Timers.Known(Optional.of(Instant.parse("2026-06-02T02:00:00Z"))));
+        assertThat(errors).as("permission errors of the operator and gateway users").isEmpty();
+      }
     }
     assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
   }

@@ -19,6 +19,20 @@ class ServiceRendererTest {
   }
 
   @Test
+  void selectsNoPodWhileRoutedToTheWakerSoTheWakersEndpointSliceServesIt() {
+    Service parked = ServiceRenderer.render(input("").withParking(new Parking(true, true)));
+    Service waking = ServiceRenderer.render(input("").withParking(new Parking(false, true)));
+    Service drained = ServiceRenderer.render(input("").withParking(new Parking(true, false)));
+
+    assertThat(parked.getSpec().getSelector()).isNullOrEmpty();
+    assertThat(RenderFixtures.YAML.asYaml(parked)).doesNotContain("selector");
+    assertThat(waking.getSpec().getSelector()).isNullOrEmpty();
+    assertThat(parked.getSpec().getPorts()).extracting(p -> p.getName() + "=" + p.getPort())
+        .containsExactly("http=8080", "agent=50000");
+    assertThat(drained.getSpec().getSelector()).isEqualTo(ControllerLabels.selector("team-a"));
+  }
+
+  @Test
   void rendersIngressWithHostClassAndTls() {
     Ingress ingress = IngressRenderer.render(input(
         "ingress: {enabled: true, host: jenkins.example.com, className: nginx, tls: {secretName: jenkins-tls}}\n"))

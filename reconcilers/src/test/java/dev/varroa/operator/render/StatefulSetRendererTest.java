@@ -64,6 +64,19 @@ class StatefulSetRendererTest {
   }
 
   @Test
+  void scalesToZeroWhenParkedAndKeepsThePodTemplateAndHome() {
+    StatefulSet awake = StatefulSetRenderer.render(RenderFixtures.input(""));
+    StatefulSet parked = StatefulSetRenderer.render(RenderFixtures.input("").withParking(new Parking(true, true)));
+    StatefulSet waking = StatefulSetRenderer.render(RenderFixtures.input("").withParking(new Parking(false, true)));
+
+    assertThat(parked.getSpec().getReplicas()).isZero();
+    assertThat(waking.getSpec().getReplicas()).isEqualTo(1);
+    assertThat(parked.getSpec().getTemplate()).as("waking is no roll").isEqualTo(awake.getSpec().getTemplate());
+    assertThat(parked.getSpec().getVolumeClaimTemplates()).isEqualTo(awake.getSpec().getVolumeClaimTemplates());
+    assertThat(parked.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenScaled()).isEqualTo("Retain");
+  }
+
+  @Test
   void keepsJenkinsHomeOnVolumeClaimTemplate() {
     StatefulSet sts = render("persistence: {size: 50Gi, storageClassName: fast-ssd}\n");
 

@@ -1,0 +1,221 @@
+package dev.varroa.operator.hibernation;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.protocol.mite.v1.Header;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The waker: while a controller is parked its Service sends Jenkins' HTTP traffic here, to every operator replica. It
+ * finds the controller from the Host header. A GET (a browser) gets a page that says Jenkins is starting and reloads
+ * itself, and wakes the controller; a POST (a webhook) is kept, answered 202, and wakes it, to be replayed to Jenkins
+ * once it is up, since senders such as GitHub do not redeliver a webhook that timed out. Everything it does goes
+ * through the API server (a {@link WakeRequestStore}), so any replica may answer.
+ */
+public final class WakerServer implements AutoCloseable {
+  /** The waker's own port, beside /metrics on 8081 and the push webhooks on 8082. */
+  public static final int DEFAULT_PORT = 8083;
+  /** A kept delivery lives in a Secret (at most 1 MiB with its headers): bodies beyond this are refused with 413. */
+  public static final int MAX_DELIVERY_BYTES = 512 * 1024;
+  /** How soon a sender whose delivery could not be kept is asked to retry. */
+  static final int RETRY_AFTER_FULL_SECONDS = 60;
+  private static final int THREADS = 4;
+  private static final Set<String> CONNECTION_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding", "te",
+      "trailer", "upgrade", "proxy-connection", "proxy-authenticate", "proxy-authorization", "host", "content-length");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(WakerServer.class);
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final Supplier<List<Controller>> controllers;
+  private final WakeRequestStore store;
+  private final Clock clock;
+
+  private WakerServer(HttpServer server, ExecutorService executor, Supplier<List<Controller>> controllers,
+      WakeRequestStore store, Clock clock) {
+    this.server = server;
+    this.executor = executor;
+    this.controllers = controllers;
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /**
+   * Listens on the port (0 picks a free one) on every interface.
+   *
+   * @param controllers every Controller, as an informer holds them
+   */
+  public static WakerServer start(int port, Supplier<List<Controller>> controllers, WakeRequestStore store,
+      Clock clock) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+    ExecutorService executor = Executors.newFixedThreadPool(THREADS, runnable -> {
+      Thread thread = new Thread(runnable, "waker");
+      thread.setDaemon(true);
+      return thread;
+    });
+    WakerServer waker = new WakerServer(server, executor, controllers, store, clock);
+    server.createContext("/", waker::handle);
+    server.setExecutor(executor);
+    server.start();
+    LOG.info("event=waker_listening port={}", waker.port());
+    return waker;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      Reply reply;
+      try {
+        reply = answer(exchange);
+      } catch (RuntimeException e) {
+        LOG.error("event=waker_failed method={} path={} error=\"{}\"", exchange.getRequestMethod(),
+            exchange.getRequestURI().getRawPath(), e.toString(), e);
+        reply = Reply.json(503, Map.of("error", "the request could not be kept; try again"), 10);
+      }
+      reply.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+      boolean head = "HEAD".equals(exchange.getRequestMethod());
+      exchange.sendResponseHeaders(reply.status(), head ? -1 : reply.body().length);
+      if (!head) {
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(reply.body());
+        }
+      }
+    }
+  }
+
+  private Reply answer(HttpExchange exchange) throws IOException {
+    String host = exchange.getRequestHeaders().getFirst("Host");
+    String path = exchange.getRequestURI().getRawPath();
+    Optional<Controller> found = ControllerHosts.find(host, controllers.get());
+    if (found.isEmpty()) {
+      LOG.info("event=waker_unknown_host host=\"{}\" path={}", host, path);
+      return Reply.text(404, "No Jenkins controller of this cluster is served at host " + host
+          + ". The waker answers for parked controllers by their Ingress host or Service name.\n");
+    }
+    Controller controller = found.get();
+    String who = controller.getMetadata().getNamespace() + "/" + controller.getMetadata().getName();
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      try {
+        store.visit(controller, clock.instant());
+        LOG.info("event=waker_visit controller={} method={} path={}", who, exchange.getRequestMethod(), path);
+      } catch (RuntimeException e) {
+        // the page reloads itself, and the next visit tries again
+        LOG.warn("event=waker_visit_not_kept controller={} error=\"{}\"", who, e.getMessage());
+      }
+      Reply page = new Reply(503, WakePage.render(controller.getMetadata().getNamespace(),
+          controller.getMetadata().getName()), new LinkedHashMap<>());
+      page.headers().put("Content-Type", "text/html; charset=utf-8");
+      page.headers().put("Retry-After", String.valueOf(WakePage.REFRESH_SECONDS));
+      page.headers().put("Cache-Control", "no-store");
+      return page;
+    }
+    byte[] body = readBounded(exchange);
+    if (body == null) {
+      LOG.warn("event=waker_delivery_refused controller={} path={} status=413 reason=\"body over {} bytes\"", who, path,
+          MAX_DELIVERY_BYTES);
+      Reply refused = Reply.json(413, Map.of("error", "Jenkins " + who + " is parked and a delivery is kept until it"
+          + " is up, but only up to " + MAX_DELIVERY_BYTES + " bytes; this one is larger. Send it again once Jenkins"
+          + " runs (open its URL to wake it)"), 0);
+      refused.headers().put("Connection", "close");
+      return refused;
+    }
+    String query = exchange.getRequestURI().getRawQuery();
+    KeptDelivery delivery = new KeptDelivery("POST", query == null ? path : path + "?" + query,
+        headers(exchange), body, clock.instant());
+    WakeRequestStore.Kept kept = store.keep(controller, delivery);
+    if (kept instanceof WakeRequestStore.Kept.Full full) {
+      LOG.warn("event=waker_delivery_refused controller={} path={} status=503 reason=\"{} deliveries already kept\"",
+          who, path, full.limit());
+      return Reply.json(503, Map.of("error", full.limit() + " deliveries already wait for Jenkins " + who
+          + ", which is starting; send this one again later"), RETRY_AFTER_FULL_SECONDS);
+    }
+    String name = ((WakeRequestStore.Kept.Stored) kept).name();
+    LOG.info("event=waker_delivery_kept controller={} path={} secret={} body_bytes={}", who, path, name, body.length);
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("kept", name);
+    answer.put("controller", who);
+    answer.put("message", "Jenkins " + controller.getMetadata().getName() + " is starting; this delivery is kept"
+        + " and sent to it once it is up");
+    return Reply.json(202, answer, 0);
+  }
+
+  /** The sender's headers, without those of the connection, sorted by name (the server keeps no arrival order). */
+  private static List<Header> headers(HttpExchange exchange) {
+    List<Header> headers = new ArrayList<>();
+    new TreeMap<>(exchange.getRequestHeaders()).forEach((name, values) -> {
+      if (!CONNECTION_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+        values.forEach(value -> headers.add(Header.newBuilder().setName(name).setValue(value).build()));
+      }
+    });
+    return headers;
+  }
+
+  /** The body, or null when over the bound; never more than the bound and one byte is read. */
+  private static byte[] readBounded(HttpExchange exchange) throws IOException {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length.strip()) > MAX_DELIVERY_BYTES) {
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        // the server refuses a malformed Content-Length before this runs; read bounded regardless
+      }
+    }
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] body = in.readNBytes(MAX_DELIVERY_BYTES + 1);
+      return body.length > MAX_DELIVERY_BYTES ? null : body;
+    }
+  }
+
+  /** A status, its body and headers. */
+  private record Reply(int status, byte[] body, Map<String, String> headers) {
+    static Reply text(int status, String text) {
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Content-Type", "text/plain; charset=utf-8");
+      return new Reply(status, text.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    static Reply json(int status, Map<String, ?> body, int retryAfterSeconds) {
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Content-Type", "application/json");
+      if (retryAfterSeconds > 0) {
+        headers.put("Retry-After", String.valueOf(retryAfterSeconds));
+      }
+      try {
+        return new Reply(status, JSON.writeValueAsBytes(body), headers);
+      } catch (IOException e) {
+        throw new IllegalStateException("a map of strings always writes as JSON", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package dev.varroa.operator.hibernation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.protocol.mite.v1.Header;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The waker over HTTP on loopback, with a store that only records what it was asked to keep. */
+class WakerServerTest {
+  private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+  private static final String UID = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
+
+  private final Controller nightly = controller("nightly", "ci", UID, "https://jenkins.example.com/");
+  private final Controller other = controller("other", "qa", "9a4e28ba-2fa1-11d2-883f-0016d3cca427",
+      "http://other-9a4e28ba.qa.svc:8080/");
+  private final RecordingStore store = new RecordingStore();
+  private WakerServer waker;
+
+  private static Controller controller(String name, String namespace, String uid, String url) {
+    Controller controller = new Controller();
+    controller.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid(uid).build());
+    controller.setStatus(new ControllerStatus());
+    controller.getStatus().url = url;
+    return controller;
+  }
+
+  private WakerServer start() throws Exception {
+    waker = WakerServer.start(0, () -> List.of(nightly, other), store, Clock.fixed(NOW, ZoneOffset.UTC));
+    return waker;
+  }
+
+  @AfterEach
+  void stop() {
+    if (waker != null) {
+      waker.close();
+    }
+  }
+
+  private HttpResponse<String> raw(String method, String host, String path, byte[] body, String... headers)
+      throws Exception {
+    return raw(method, host, path, body.length, body, headers);
+  }
+
+  /** Declares {@code length} bytes and sends {@code body}: fewer when the server should refuse unread. */
+  private HttpResponse<String> raw(String method, String host, String path, long length, byte[] body,
+      String... headers) throws Exception {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", waker.port())) {
+      StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
+      for (int i = 0; i < headers.length; i += 2) {
+        request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+      }
+      request.append("Content-Length: ").append(length).append("\r\nConnection: close\r\n\r\n");
+      socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().write(body);
+      socket.getOutputStream().flush();
+      // read the head, then exactly Content-Length bytes: a refused body stays unread, so the server keeps the socket
+      java.io.InputStream in = socket.getInputStream();
+      java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+      while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+        int b = in.read();
+        if (b < 0) {
+          break;
+        }
+        head.write(b);
+      }
+      String headText = head.toString(StandardCharsets.ISO_8859_1);
+      java.util.regex.Matcher declared = java.util.regex.Pattern.compile("(?im)^content-length:\\s*(\\d+)")
+          .matcher(headText);
+      byte[] answerBody = declared.find() ? in.readNBytes(Integer.parseInt(declared.group(1))) : new byte[0];
+      return new RawResponse(headText + new String(answerBody, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void answersABrowserAtTheIngressHostWithAStartingPageThatReloadsAndWakesTheController() throws Exception {
+    start();
+
+    HttpResponse<String> page = raw("GET", "jenkins.example.com", "/job/app/", new byte[0]);
+
+    assertThat(page.statusCode()).isEqualTo(503);
+    assertThat(page.headers().firstValue("retry-after")).contains(String.valueOf(WakePage.REFRESH_SECONDS));
+    assertThat(page.headers().firstValue("cache-control")).contains("no-store");
+    assertThat(page.body()).contains("Jenkins nightly is starting")
+        .contains("<meta http-equiv=\"refresh\" content=\"" + WakePage.REFRESH_SECONDS + "\">");
+    assertThat(store.visits).containsExactly("ci/nightly");
+    assertThat(store.kept).isEmpty();
+  }
+
+  @Test
+  void findsTheControllerByItsServiceNameInEveryForm() throws Exception {
+    start();
+    for (String host : List.of("nightly-1b4e28ba.ci.svc.cluster.local:8080", "nightly-1b4e28ba.ci.svc",
+        "nightly-1b4e28ba.ci", "nightly-1b4e28ba", "NIGHTLY-1B4E28BA.CI.SVC.CLUSTER.LOCAL")) {
+      assertThat(raw("GET", host, "/", new byte[0]).statusCode()).as(host).isEqualTo(503);
+    }
+    assertThat(raw("HEAD", "other-9a4e28ba.qa.svc:8080", "/", new byte[0]).statusCode()).isEqualTo(503);
+
+    assertThat(store.visits).hasSize(6).containsOnly("ci/nightly", "qa/other").contains("qa/other");
+  }
+
+  @Test
+  void keepsAWebhookDeliveryAnswers202AndWakesTheController() throws Exception {
+    start();
+    byte[] body = "{\"ref\":\"refs/heads/main\"}".getBytes(StandardCharsets.UTF_8);
+
+    HttpResponse<String> kept = raw("POST", "jenkins.example.com", "/github-webhook/?x=1", body,
+        "X-GitHub-Event", "push", "X-Hub-Signature-256", "sha256=abc", "Content-Type", "application/json");
+
+    assertThat(kept.statusCode()).isEqualTo(202);
+    assertThat(kept.body()).contains("\"kept\":\"stored-1\"").contains("ci/nightly");
+    assertThat(store.kept).singleElement().satisfies(delivery -> {
+      assertThat(delivery.method()).isEqualTo("POST");
+      assertThat(delivery.path()).isEqualTo("/github-webhook/?x=1");
+      assertThat(delivery.body()).isEqualTo(body);
+      assertThat(delivery.receivedAt()).isEqualTo(NOW);
+      assertThat(delivery.headers()).extracting(h -> h.getName().toLowerCase() + "=" + h.getValue())
+          .contains("x-github-event=push", "x-hub-signature-256=sha256=abc", "content-type=application/json")
+          .noneMatch(h -> h.startsWith("host=") || h.startsWith("content-length=") || h.startsWith("connection="));
+    });
+    assertThat(store.visits).isEmpty();
+  }
+
+  @Test
+  void refusesADeliveryOverTheBoundWith413Unread() throws Exception {
+    start();
+
+    HttpResponse<String> refused = raw("POST", "jenkins.example.com", "/github-webhook/",
+        WakerServer.MAX_DELIVERY_BYTES + 1L, new byte[0]);
+
+    assertThat(refused.statusCode()).isEqualTo(413);
+    assertThat(refused.body()).contains("only up to " + WakerServer.MAX_DELIVERY_BYTES + " bytes");
+    assertThat(store.kept).isEmpty();
+  }
+
+  @Test
+  void asksTheSenderToRetryWhenTooManyDeliveriesWait() throws Exception {
+    store.full.set(true);
+    start();
+
+    HttpResponse<String> full = raw("POST", "jenkins.example.com", "/github-webhook/", new byte[] {1});
+
+    assertThat(full.statusCode()).isEqualTo(503);
+    assertThat(full.headers().firstValue("retry-after")).contains("60");
+    assertThat(full.body()).contains(WakeRequestStore.MAX_KEPT_DELIVERIES + " deliveries already wait");
+  }
+
+  @Test
+  void answers404ForAHostNoControllerHas() throws Exception {
+    start();
+
+    HttpResponse<String> unknown = raw("GET", "elsewhere.example.com", "/", new byte[0]);
+
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("elsewhere.example.com");
+    assertThat(store.visits).isEmpty();
+  }
+
+  @Test
+  void stillShowsThePageWhenTheVisitCannotBeKept() throws Exception {
+    store.failVisits.set(true);
+    start();
+
+    assertThat(raw("GET", "jenkins.example.com", "/", new byte[0]).statusCode()).isEqualTo(503);
+  }
+
+  @Test
+  void escapesWhatThePageShows() {
+    assertThat(new String(WakePage.render("ns", "<b>&'\""), StandardCharsets.UTF_8))
+        .contains("&lt;b&gt;&amp;&#39;&quot;").doesNotContain("<b>&'");
+  }
+
+  /** Records visits and deliveries; names the kept ones stored-1, stored-2... */
+  private static final class RecordingStore implements WakeRequestStore {
+    final List<String> visits = new CopyOnWriteArrayList<>();
+    final List<KeptDelivery> kept = new CopyOnWriteArrayList<>();
+    final AtomicReference<Boolean> full = new AtomicReference<>(false);
+    final AtomicReference<Boolean> failVisits = new AtomicReference<>(false);
+
+    @Override
+    public void visit(Controller controller, Instant at) {
+      if (failVisits.get()) {
+        throw new IllegalStateException("API server unreachable");
+      }
+      visits.add(controller.getMetadata().getNamespace() + "/" + controller.getMetadata().getName());
+    }
+
+    @Override
+    public Kept keep(Controller controller, KeptDelivery delivery) {
+      if (full.get()) {
+        return new Kept.Full(MAX_KEPT_DELIVERIES);
+      }
+      kept.add(delivery);
+      return new Kept.Stored("stored-" + kept.size());
+    }
+  }
+
+  /** A response read off the socket: status line, headers, body. */
+  private static final class RawResponse implements HttpResponse<String> {
+    private final int status;
+    private final java.net.http.HttpHeaders headers;
+    private final String body;
+
+    RawResponse(String raw) {
+      int split = raw.indexOf("\r\n\r\n");
+      String[] head = raw.substring(0, split).split("\r\n");
+      status = Integer.parseInt(head[0].split(" ")[1]);
+      java.util.Map<String, List<String>> map = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      for (int i = 1; i < head.length; i++) {
+        int colon = head[i].indexOf(':');
+        map.computeIfAbsent(head[i].substring(0, colon).strip(), k -> new java.util.ArrayList<>())
+            .add(head[i].substring(colon + 1).strip());
+      }
+      headers = java.net.http.HttpHeaders.of(map, (a, b) -> true);
+      body = raw.substring(split + 4);
+    }
+
+    @Override public int statusCode() { return status; }
+    @Override public HttpRequest request() { return null; }
+    @Override public java.util.Optional<HttpResponse<String>> previousResponse() { return java.util.Optional.empty(); }
+    @Override public java.net.http.HttpHeaders headers() { return headers; }
+    @Override public String body() { return body; }
+    @Override public java.util.Optional<javax.net.ssl.SSLSession> sslSession() { return java.util.Optional.empty(); }
+    @Override public URI uri() { return null; }
+    @Override public HttpClient.Version version() { return HttpClient.Version.HTTP_1_1; }
+  }
+}
