@@ -35,8 +35,9 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>A claim of a class the stand-in serves gets a PersistentVolume {@code pvc-<claim uid>} (CSI driver, handle,
  *       capacity, claimRef, class, the class's reclaim policy) and a folder, and both are bound. A claim with a
- *       {@code dataSource} VolumeSnapshot is filled from the snapshot's folder and gets a marker file
- *       {@value Provisioner#RESTORED_FROM_MARKER} holding the snapshot's name; it stays Pending until the snapshot
+ *       {@code dataSource} VolumeSnapshot is filled from the snapshot's folder and gets a marker file holding the
+ *       snapshot's name beside its folder (so the volume holds exactly the snapshot's content; read it with
+ *       {@link #restoredFrom}); it stays Pending until the snapshot
  *       is readyToUse, and gets a ProvisioningFailed Event (and stays Pending) when the snapshot was taken by another
  *       driver than its class's or is larger than the claim's request. A claim that names {@code spec.volumeName} binds to that PV when its claimRef is empty or
  *       names this claim (the static path of a storage move); otherwise it stays Pending with a FailedBinding Event.
@@ -429,7 +430,7 @@ public final class CsiStandIn implements AutoCloseable {
 
   /** The snapshot name in a restored claim's marker file, if the claim was restored from a snapshot. */
   public Optional<String> restoredFrom(String namespace, String claimName) {
-    Path marker = folder(namespace, claimName).resolve(RESTORED_FROM_MARKER);
+    Path marker = Provisioner.marker(folder(namespace, claimName));
     try {
       return java.nio.file.Files.exists(marker) ? Optional.of(java.nio.file.Files.readString(marker)) : Optional.empty();
     } catch (java.io.IOException e) {

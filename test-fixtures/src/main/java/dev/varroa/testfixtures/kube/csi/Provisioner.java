@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  */
 final class Provisioner {
   static final String RESTORED_FROM_MARKER = ".varroa-restored-from";
+
+  /** Where a volume folder's restored-from marker lives: a file beside the folder, named after it. */
+  static java.nio.file.Path marker(java.nio.file.Path volumeFolder) {
+    return volumeFolder.resolveSibling(volumeFolder.getFileName() + RESTORED_FROM_MARKER);
+  }
   static final String PROVISIONING_FAILED = "ProvisioningFailed";
   static final String FAILED_BINDING = "FailedBinding";
   private static final String PV_CONTROLLER = "persistentvolume-controller";
@@ -142,7 +147,9 @@ final class Provisioner {
       }
       return Optional.of(new Population("VolumeSnapshot/" + source.getName(), folder -> {
         folders.copy(snapshot.get().folder(), folder);
-        write(folder.resolve(RESTORED_FROM_MARKER), source.getName());
+        // beside the volume, not in it: a real restore adds nothing to the data, and a check that compares homes must
+        // find them equal
+        write(marker(folder), source.getName());
       }));
     }
     if ("PersistentVolumeClaim".equals(source.getKind()) && (source.getApiGroup() == null || source.getApiGroup().isEmpty())) {
