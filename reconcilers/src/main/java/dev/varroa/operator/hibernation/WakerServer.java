@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.protocol.mite.v1.Header;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

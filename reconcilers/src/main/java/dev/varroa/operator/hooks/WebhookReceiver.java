@@ -6,7 +6,6 @@ import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
