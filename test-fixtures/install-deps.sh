@@ -37,5 +37,6 @@ fi
 
 "$here/postgres/install.sh"
 "$here/kube/install.sh"
+"$here/kube/snapshot-crds.sh"
 "$here/helm/install.sh"
 "$here/oidc/install.sh"

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs commands one at a time on its own thread. A newer desired state replaces one still waiting
- * (newest wins; the replaced one is answered REJECTED); one-shot actions keep their order.
+ * (newest wins; the replaced one is answered REJECTED); one-shot actions and replayed deliveries keep their order.
  */
 final class CommandRunner implements AutoCloseable {
 
@@ -35,6 +35,7 @@ final class CommandRunner implements AutoCloseable {
 
   private final DesiredStateApplier applier;
   private final JenkinsActions jenkins;
+  private final DeliveryReplay replay;
   private final Clock clock;
   private final BiConsumer<Command, CommandResult> afterEach;
   private final Deque<Queued> queue = new ArrayDeque<>();
@@ -44,10 +45,11 @@ final class CommandRunner implements AutoCloseable {
   private CommandResult lastResult;
 
   /** {@code afterEach} sees every result, on the worker thread, before it is delivered. */
-  CommandRunner(DesiredStateApplier applier, JenkinsActions jenkins, Clock clock,
+  CommandRunner(DesiredStateApplier applier, JenkinsActions jenkins, DeliveryReplay replay, Clock clock,
       BiConsumer<Command, CommandResult> afterEach) {
     this.applier = applier;
     this.jenkins = jenkins;
+    this.replay = replay;
     this.clock = clock;
     this.afterEach = afterEach;
     this.worker = new Thread(this::work, "mite-commands");
@@ -139,6 +141,7 @@ final class CommandRunner implements AutoCloseable {
     return switch (command.getKindCase()) {
       case DESIRED_STATE -> applier.apply(command.getDesiredState(), deadline);
       case ONE_SHOT -> oneShot(command.getOneShot(), deadline);
+      case REPLAY_DELIVERY -> replay.replay(command.getReplayDelivery(), deadline);
       case KIND_NOT_SET -> CommandOutcome.rejected("the command has no kind this mite knows (mite "
           + MiteVersion.CURRENT + ")");
     };

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -31,9 +32,19 @@ final class JenkinsClient {
   static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
 
   static final String ROOT_API = "api/json?tree=quietingDown";
-  /** Both executor lists: Pipeline runs sit on one-off executors, which busyExecutors does not count. */
-  static final String COMPUTER_API = "computer/api/json?tree=computer[executors[idle],oneOffExecutors[idle]]";
+  /**
+   * Both executor lists: Pipeline runs sit on one-off executors, which busyExecutors does not count. The display
+   * name of an agent's computer is its node name (Computer#getDisplayName); Computer#getName is not exported.
+   */
+  static final String COMPUTER_API =
+      "computer/api/json?tree=computer[displayName,executors[idle],oneOffExecutors[idle]]";
+  /** Queue#getItems: waiting, blocked and buildable items alike (left items are not in it). */
+  static final String QUEUE_API = "queue/api/json?tree=items[id]";
   static final String PLUGINS_API = "pluginManager/api/json?tree=plugins[shortName,version]";
+  /** The Varroa plugin's last user request; a plugin without the route answers 404. */
+  static final String ACTIVITY_PATH = "varroa/activity";
+  /** The {@code _class} Stapler writes for the built-in node's computer (Jenkins#createComputer). */
+  static final String BUILT_IN_COMPUTER_CLASS = "hudson.model.Hudson$MasterComputer";
   static final String CASC_RELOAD = "configuration-as-code/reload";
   static final String QUIET_DOWN = "quietDown";
   static final String CANCEL_QUIET_DOWN = "cancelQuietDown";
@@ -68,6 +79,25 @@ final class JenkinsClient {
     return send(request(relative, timeout).POST(HttpRequest.BodyPublishers.noBody()).build(), timeout);
   }
 
+  /**
+   * A request as given, WITHOUT the mite's bearer token: a replayed webhook delivery authenticates to Jenkins as
+   * its sender did. {@code fromRoot} starts with "/" and is taken relative to Jenkins' root URL (which may carry
+   * a context path). The timeout bounds the whole exchange.
+   */
+  JenkinsAnswer sendAsSender(String method, String fromRoot, List<Map.Entry<String, String>> headers, byte[] body,
+      Duration timeout) throws IOException, InterruptedException {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new HttpTimeoutException("no time left for " + method + " " + fromRoot);
+    }
+    String root = base.toString();
+    URI target = URI.create((root.endsWith("/") ? root.substring(0, root.length() - 1) : root) + fromRoot);
+    HttpRequest.Builder request = HttpRequest.newBuilder(target).timeout(timeout)
+        .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(header -> request.header(header.getKey(), header.getValue()));
+    return send(request.build(), timeout);
+  }
+
   /** What the mite sees of Jenkins now; never throws: an unreachable Jenkins is an observation too. */
   ObservedState observe() throws InterruptedException {
     ObservedState.Builder state = ObservedState.newBuilder();
@@ -85,10 +115,20 @@ final class JenkinsClient {
       JenkinsAnswer computers = get(COMPUTER_API);
       if (computers.ok()) {
         state.setRunningBuilds(busyExecutors(computers.body()));
+        state.addAllAgentNodes(agentNodes(computers.body())).setAgentNodesObserved(true);
+      }
+      JenkinsAnswer queue = get(QUEUE_API);
+      if (queue.ok()) {
+        state.setQueuedBuilds(queuedItems(queue.body()));
       }
       JenkinsAnswer plugins = get(PLUGINS_API);
       if (plugins.ok()) {
         state.addAllPlugins(plugins(plugins.body()));
+      }
+      // 404: a plugin without the route; any other failure leaves it unknown (0) as well
+      JenkinsAnswer activity = get(ACTIVITY_PATH);
+      if (activity.ok()) {
+        state.setLastUserRequestEpochMillis(lastUserRequest(activity.body()));
       }
     } catch (IOException e) {
       if (!state.getJenkinsReachable()) {
@@ -120,6 +160,29 @@ final class JenkinsClient {
       }
     }
     return busy;
+  }
+
+  /** Names of the agents' computers, the built-in node left out, sorted so that two polls compare equal. */
+  static List<String> agentNodes(String computerApiJson) throws IOException {
+    List<String> names = new ArrayList<>();
+    for (Object computer : JenkinsJson.elements(JenkinsJson.field(JenkinsJson.parse(computerApiJson), "computer"))) {
+      String name = JenkinsJson.text(JenkinsJson.field(computer, "displayName"));
+      if (!BUILT_IN_COMPUTER_CLASS.equals(JenkinsJson.field(computer, "_class")) && !name.isEmpty()) {
+        names.add(name);
+      }
+    }
+    names.sort(Comparator.naturalOrder());
+    return names;
+  }
+
+  static int queuedItems(String queueApiJson) throws IOException {
+    return JenkinsJson.elements(JenkinsJson.field(JenkinsJson.parse(queueApiJson), "items")).size();
+  }
+
+  /** {@code {"lastUserRequestEpochMillis": N}}; 0 when absent or not a number. */
+  static long lastUserRequest(String activityJson) throws IOException {
+    Object millis = JenkinsJson.field(JenkinsJson.parse(activityJson), "lastUserRequestEpochMillis");
+    return millis instanceof Number n ? Math.max(0, n.longValue()) : 0;
   }
 
   static List<InstalledPlugin> plugins(String pluginManagerJson) throws IOException {

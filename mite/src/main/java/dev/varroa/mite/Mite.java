@@ -77,7 +77,8 @@ public final class Mite implements AutoCloseable {
         clock);
     AtomicReference<String> appliedDigest = new AtomicReference<>("");
     AtomicBoolean firstApplied = new AtomicBoolean();
-    CommandRunner commands = new CommandRunner(applier, actions, clock, (command, result) -> {
+    DeliveryReplay replay = new DeliveryReplay(jenkins, clock);
+    CommandRunner commands = new CommandRunner(applier, actions, replay, clock, (command, result) -> {
       if (command.hasDesiredState() && result.getOutcome() == CommandResult.Outcome.SUCCEEDED) {
         appliedDigest.set(command.getDesiredState().getBundleDigest());
         if (firstApplied.compareAndSet(false, true)) {

@@ -10,10 +10,14 @@ import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.CommandResult.Outcome;
 import dev.varroa.protocol.mite.v1.DesiredState;
 import dev.varroa.protocol.mite.v1.File;
+import dev.varroa.protocol.mite.v1.Header;
 import dev.varroa.protocol.mite.v1.OneShot;
+import dev.varroa.protocol.mite.v1.ReplayDelivery;
 import dev.varroa.testfixtures.jenkins.AppliedConfiguration;
+import dev.varroa.testfixtures.jenkins.Caller;
 import dev.varroa.testfixtures.jenkins.ConfigurationSource;
 import dev.varroa.testfixtures.jenkins.JenkinsFixture;
+import dev.varroa.testfixtures.jenkins.ReceivedDelivery;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,9 +58,10 @@ class CommandRunnerIT {
     Files.createDirectories(casc);
     jenkins.cascDirectory(casc);
     JenkinsBearer bearer = new JenkinsBearer(Clock.systemUTC());
-    JenkinsActions actions = new JenkinsActions(new JenkinsClient(jenkins.url(), bearer), Clock.systemUTC());
+    JenkinsClient client = new JenkinsClient(jenkins.url(), bearer);
+    JenkinsActions actions = new JenkinsActions(client, Clock.systemUTC());
     runner = new CommandRunner(new DesiredStateApplier(casc, secrets, actions, bearer, Clock.systemUTC()), actions,
-        Clock.systemUTC(), (command, result) -> { });
+        new DeliveryReplay(client, Clock.systemUTC()), Clock.systemUTC(), (command, result) -> { });
   }
 
   @AfterEach
@@ -189,6 +194,80 @@ class CommandRunnerIT {
     assertThat(jenkins.requests()).extracting(r -> r.method() + " " + r.path() + " " + r.status())
         .containsExactly("POST /configuration-as-code/reload 302", "POST /quietDown 302", "POST /cancelQuietDown 302",
             "POST /configuration-as-code/reload 302");
+  }
+
+  private static Command replay(String id, String method, String path, String body, Header... headers) {
+    return Command.newBuilder().setCommandId(id)
+        .setDeadlineEpochMillis(Instant.now().plusSeconds(30).toEpochMilli())
+        .setReplayDelivery(ReplayDelivery.newBuilder().setMethod(method).setPath(path)
+            .addAllHeaders(List.of(headers)).setBody(ByteString.copyFrom(body, StandardCharsets.UTF_8)))
+        .build();
+  }
+
+  private static Header header(String name, String value) {
+    return Header.newBuilder().setName(name).setValue(value).build();
+  }
+
+  @Test
+  void replaysAKeptWebhookDeliveryWithItsHeadersAndBodyAndWithoutTheMiteToken() {
+    run(desiredState("token", "sha256:0", "a: 1\n", Duration.ofMinutes(1)));
+
+    CommandResult result = run(replay("r-1", "POST", "/github-webhook/?from=waker", "{\"ref\":\"refs/heads/main\"}",
+        header("Host", "ci.example.com"), header("Content-Type", "application/json"),
+        header("Content-Length", "999"), header("Connection", "keep-alive"),
+        header("User-Agent", "GitHub-Hookshot/5a1b2c3"), header("X-GitHub-Event", "push"),
+        header("X-GitHub-Delivery", "72d3162e-cc78-11e3-81ab-4c9367dc0958"),
+        header("X-Hub-Signature-256", "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17")));
+
+    assertThat(result.getOutcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(result.getJenkinsStatus()).isEqualTo(200);
+    assertThat(result.getMessage()).contains("POST /github-webhook/").doesNotContain("from=waker");
+    ReceivedDelivery delivery = jenkins.deliveries().get(0);
+    assertThat(delivery.path()).isEqualTo("/github-webhook/");
+    assertThat(delivery.query()).isEqualTo("from=waker");
+    assertThat(delivery.bodyText()).isEqualTo("{\"ref\":\"refs/heads/main\"}");
+    assertThat(delivery.caller()).isEqualTo(Caller.ANONYMOUS);
+    assertThat(delivery.header("Authorization")).isEmpty();
+    assertThat(delivery.header("X-GitHub-Event")).contains("push");
+    assertThat(delivery.header("X-Hub-Signature-256"))
+        .contains("sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17");
+    assertThat(delivery.header("User-Agent")).contains("GitHub-Hookshot/5a1b2c3");
+    assertThat(delivery.header("Host")).hasValueSatisfying(host -> assertThat(host).startsWith("127.0.0.1:"));
+    assertThat(delivery.header("Content-Length")).contains(String.valueOf(delivery.body().length));
+    assertThat(delivery.header("Connection")).isEmpty();
+  }
+
+  @Test
+  void failsWithJenkinsStatusAndMessageWhenJenkinsRefusesTheReplayedDelivery() {
+    CommandResult result = run(replay("r-2", "POST", "/quietDown", ""));
+
+    assertThat(result.getOutcome()).isEqualTo(Outcome.FAILED);
+    assertThat(result.getJenkinsStatus()).isEqualTo(403);
+    assertThat(result.getMessage()).isEqualTo("HTTP ERROR 403 No valid crumb was included in the request");
+    assertThat(jenkins.quietingDown()).isFalse();
+  }
+
+  @Test
+  void rejectsAReplayWhosePathLeavesJenkinsWithoutCallingIt() {
+    CommandResult dotDot = run(replay("r-3", "POST", "/github-webhook/../script?token=s3cret", "println 1"));
+    CommandResult absolute = run(replay("r-4", "POST", "http://evil.example/github-webhook/", "{}"));
+
+    assertThat(dotDot.getOutcome()).isEqualTo(Outcome.REJECTED);
+    assertThat(dotDot.getMessage()).contains("\"..\" segment").doesNotContain("s3cret");
+    assertThat(absolute.getOutcome()).isEqualTo(Outcome.REJECTED);
+    assertThat(absolute.getJenkinsStatus()).isZero();
+    assertThat(jenkins.requests()).isEmpty();
+  }
+
+  @Test
+  void givesUpOnAReplayAtTheCommandDeadline() {
+    Command late = replay("r-5", "POST", "/github-webhook/", "{}").toBuilder()
+        .setDeadlineEpochMillis(Instant.now().minusSeconds(1).toEpochMilli()).build();
+
+    CommandResult result = run(late);
+
+    assertThat(result.getOutcome()).isEqualTo(Outcome.DEADLINE_EXCEEDED);
+    assertThat(jenkins.deliveries()).isEmpty();
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.varroa.testfixtures.jenkins.JenkinsFixture;
 import dev.varroa.testfixtures.jenkins.RunningBuild;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,40 @@ class JenkinsClientIT {
     freestyle.finish();
     assertThat(client.runningBuilds()).isEqualTo(2);
     assertThat(jenkins.requests()).allSatisfy(r -> assertThat(r.caller()).isEqualTo(Caller.VERIFIED_BEARER));
+  }
+
+  @Test
+  void reportsQueuedBuildsAgentNodesAndTheLastUserRequest() throws Exception {
+    bearer.update(tokens.mint());
+    jenkins.enqueue("app");
+    jenkins.enqueue("lib").leave();
+    jenkins.enqueue("docs");
+    jenkins.addAgent("maven-k8s-7xq2p");
+    jenkins.addAgent("arm64-builder");
+    jenkins.lastUserRequest(Instant.parse("2026-01-01T09:41:00Z"));
+
+    ObservedState observed = client.observe();
+
+    assertThat(observed.getQueuedBuilds()).isEqualTo(2);
+    assertThat(observed.getAgentNodesList()).containsExactly("arm64-builder", "maven-k8s-7xq2p");
+    assertThat(observed.getAgentNodesObserved()).isTrue();
+    assertThat(observed.getLastUserRequestEpochMillis())
+        .isEqualTo(Instant.parse("2026-01-01T09:41:00Z").toEpochMilli());
+  }
+
+  @Test
+  void reportsTheLastUserRequestUnknownWhenThePluginHasNoActivityRoute() throws Exception {
+    bearer.update(tokens.mint());
+
+    ObservedState observed = client.observe();
+
+    assertThat(observed.getLastUserRequestEpochMillis()).isZero();
+    assertThat(observed.getQueuedBuilds()).isZero();
+    assertThat(observed.getAgentNodesList()).isEmpty();
+    // the computer API answered: no agents, not "unknown"
+    assertThat(observed.getAgentNodesObserved()).isTrue();
+    assertThat(jenkins.requests()).filteredOn(r -> r.path().equals("/varroa/activity"))
+        .extracting(r -> r.status()).containsExactly(404);
   }
 
   @Test

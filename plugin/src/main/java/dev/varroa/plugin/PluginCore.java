@@ -1,5 +1,6 @@
 package dev.varroa.plugin;
 
+import dev.varroa.plugin.activity.UserRequestClock;
 import dev.varroa.plugin.claims.ClaimGate;
 import dev.varroa.plugin.claims.ExecutorTaskScheduler;
 import dev.varroa.plugin.config.PluginSettings;
@@ -19,8 +20,8 @@ import java.util.logging.Logger;
 
 /**
  * Everything the Jenkins glue hands over to, started once when Jenkins starts and closed when it stops: the spool
- * and its sender, the emitter, the console log copies and their shipper, the loopback client, the claim gate and the
- * schedule inventory.
+ * and its sender, the emitter, the console log copies and their shipper, the loopback client, the claim gate, the
+ * schedule inventory and the user request clock.
  */
 public final class PluginCore implements AutoCloseable {
 
@@ -34,6 +35,7 @@ public final class PluginCore implements AutoCloseable {
   private final ExecutorTaskScheduler claimScheduler;
   private final ClaimGate gate;
   private final ScheduleInventory schedules;
+  private final UserRequestClock activity;
   private final LogCopies logs;
   private final LogShipper logShipper;
 
@@ -46,6 +48,7 @@ public final class PluginCore implements AutoCloseable {
     this.claimScheduler = new ExecutorTaskScheduler();
     this.gate = new ClaimGate(settings.claimGate(), client::claim, claimScheduler);
     this.schedules = new ScheduleInventory(clock);
+    this.activity = new UserRequestClock(clock);
     this.logs = LogCopies.open(LogCopies.directoryOf(jenkinsHome), settings.logSpoolBytes());
     this.logShipper = new LogShipper(logs, client::sendLogs, clock);
   }
@@ -83,6 +86,11 @@ public final class PluginCore implements AutoCloseable {
 
   public ScheduleInventory schedules() {
     return schedules;
+  }
+
+  /** When Jenkins was last used (the activity filter feeds it; {@code GET /varroa/activity} reads it). */
+  public UserRequestClock activity() {
+    return activity;
   }
 
   /**

@@ -46,6 +46,11 @@ public class BackupStatus {
 
     @JsonPropertyDescription("Builds that were still running when the snapshot was taken (the quiet-down wait ran out).")
     public Integer runningBuildsAtSnapshot;
+
+    @JsonPropertyDescription(
+        "True when this backup put Jenkins in quiet-down (and so cancels it); false when Jenkins was already quieting"
+            + " down, or the mite was not connected.")
+    public Boolean quietedByBackup;
   }
 
   /** A backup that did not produce a usable snapshot. */

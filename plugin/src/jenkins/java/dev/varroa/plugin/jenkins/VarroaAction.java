@@ -17,8 +17,10 @@ import org.kohsuke.stapler.verb.GET;
 
 /**
  * The {@code /varroa} URL space, Administer only. {@code GET /varroa/schedules}: every job's TimerTrigger specs as a
- * JobScheduleInventory (protobuf JSON), which the mite polls with its bearer token. {@code GET /varroa/spool}: the
- * spool's pending events, bytes, cap and the count of events refused at the cap.
+ * JobScheduleInventory (protobuf JSON), which the mite polls with its bearer token. {@code GET /varroa/activity}:
+ * {@code {"lastUserRequestEpochMillis": N}}, the last use of Jenkins truncated to the minute (0 = none since start),
+ * which the mite reports as observed state. {@code GET /varroa/spool}: the spool's pending events, bytes, cap and the
+ * count of events refused at the cap.
  * Jenkins API: hudson.model.RootAction (urlName "varroa"), hudson.triggers.TimerTrigger / Trigger#getSpec,
  * jenkins.model.ParameterizedJobMixIn.ParameterizedJob#getTriggers.
  */
@@ -55,6 +57,14 @@ public final class VarroaAction implements RootAction {
     }
     response.setContentType("application/json;charset=UTF-8");
     response.getWriter().write(ScheduleInventory.toJson(VarroaRuntime.core().schedules().snapshot(specs)));
+  }
+
+  /** The last use of Jenkins by anyone but the mite, kubelet probes and agents, for the inactivity policy. */
+  @GET
+  public void doActivity(StaplerRequest2 request, StaplerResponse2 response) throws IOException {
+    Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+    response.setContentType("application/json;charset=UTF-8");
+    response.getWriter().write(VarroaRuntime.core().activity().toJson());
   }
 
   @GET

@@ -13,7 +13,8 @@ import jenkins.model.Jenkins;
 
 /**
  * Starts the plugin core once Jenkins' plugins are up and closes it when Jenkins stops.
- * Jenkins API: hudson.init.Initializer / hudson.init.Terminator; hudson.util.PluginServletFilter.addFilter.
+ * Jenkins API: hudson.init.Initializer / hudson.init.Terminator; hudson.util.PluginServletFilter.addFilter (the
+ * mite's bearer filter and the activity filter).
  */
 public final class VarroaRuntime {
 
@@ -29,6 +30,7 @@ public final class VarroaRuntime {
     verifier = JenkinsTokenVerifier.fromEnvironment();
     core = PluginCore.start(PluginSettings.fromEnvironment(), Jenkins.get().getRootDir().toPath(), Clock.systemUTC());
     PluginServletFilter.addFilter(new MiteBearerFilter(verifier));
+    PluginServletFilter.addFilter(new ActivityFilter(core.activity()));
   }
 
   @Terminator

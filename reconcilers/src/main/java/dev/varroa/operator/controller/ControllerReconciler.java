@@ -1,6 +1,14 @@
 package dev.varroa.operator.controller;
 
+import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.operator.agents.OrphanAgentCollector;
+import dev.varroa.operator.backup.BackupStep;
+import dev.varroa.operator.backup.ChannelQuietDown;
+import dev.varroa.operator.backup.QuietDown;
+import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.v1.MiteRoute;
+import dev.varroa.protocol.mite.v1.ObservedState;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.hibernation.HibernationSettings;
@@ -21,6 +29,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.varroa.operator.home.HomeCopySettings;
+import dev.varroa.operator.home.HomePass;
+import dev.varroa.operator.home.HomeNames;
+import dev.varroa.operator.home.JenkinsHomeStep;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -47,7 +59,8 @@ import java.util.stream.Stream;
  * channel ({@link ChannelDeliverer}), and report status ({@link ControllerStatusAggregator}). Every input
  * is watched, so a change reaches its Controllers at once; no pass re-reads what an informer holds.
  */
-// annotations (varroa.dev/wake ...) change no generation: the filter lets them start a pass, and not a status patch
+// ControllerUpdateFilter: varroa.dev/ annotations (confirm-home-move, backup-now, wake) start a pass though no
+// generation changes; a status patch does not
 @ControllerConfiguration(name = "controller", generationAwareEventProcessing = false,
     informer = @Informer(onUpdateFilter = ControllerUpdateFilter.class))
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
@@ -62,6 +75,13 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private volatile ControllerCaches caches;
   private final InstallationDefaults installation;
   private final ControllerActivity activity;
+  private final QuietDown quietDown;
+  /** Orphaned agent pods are looked for at most this often per Controller. */
+  static final Duration ORPHAN_SWEEP_INTERVAL = Duration.ofMinutes(1);
+  private final java.util.Map<String, java.time.Instant> orphanSweeps = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile Duration orphanGrace = OrphanAgentCollector.GRACE;
+  private volatile Duration orphanSweepInterval = ORPHAN_SWEEP_INTERVAL;
+  private final JenkinsHomeStep homes;
   private final Hibernator hibernation;
 
   public ControllerReconciler(Clock clock) {
@@ -95,8 +115,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       ControllerActivity activity, HibernationSettings hibernation, JobSchedules schedules) {
     this.activity = activity;
     this.clock = clock;
+    this.homes = new JenkinsHomeStep(clock, HomeCopySettings.fromEnv(System.getenv()));
     this.installation = installation;
     this.channel = channel;
+    this.quietDown = channel == null ? QuietDown.NONE : new ChannelQuietDown(channel, clock);
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
     this.hibernation = new Hibernator(clock, channel, schedules, hibernation, activity::hibernated, activity::woken,
@@ -163,32 +185,46 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
         .withParking(parking.parking());
     List<HasMetadata> objects = ControllerObjects.render(input);
 
-    Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects);
+    String namespace = controller.getMetadata().getNamespace();
+    String stsName = input.names().statefulSet();
+    // restore and move of JENKINS_HOME: what the StatefulSet may do meanwhile, and status.home
+    HomePass home = homes.pass(client, controller, inputs.resolved(), objects.stream()
+        .filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast).findFirst().orElseThrow(),
+        caches.statefulSet(namespace, stsName), caches.claim(namespace, new HomeNames(stsName).claim()));
+    ControllerStatus withHome = home.applyTo(previous, generation, clock.instant());
+
+    Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects,
+        home.workload());
     if (refused.isPresent()) {
-      UpdateControl<Controller> control = blocked(controller, previous, generation, refused.get().message());
+      UpdateControl<Controller> control = blocked(controller, previous, withHome, generation, refused.get().message());
       return refused.get().retry().map(control::rescheduleAfter).orElse(control);
     }
 
-    String namespace = controller.getMetadata().getNamespace();
-    String stsName = input.names().statefulSet();
     StatefulSet statefulSet = caches.statefulSet(namespace, stsName).orElse(null);
     Pod pod = caches.pod(namespace, stsName + "-0").orElse(null);
     ChannelDeliverer.Delivered delivered = deliverer == null
         ? new ChannelDeliverer.Delivered(null, Optional.empty(), Optional.empty())
         : deliverer.deliver(client, caches, controller, inputs, input, objects, pod, previous);
     if (delivered.blocked().isPresent()) {
-      return blocked(controller, previous, generation, delivered.blocked().get());
+      return blocked(controller, previous, withHome, generation, delivered.blocked().get());
     }
 
     Hibernator.Outcome hibernated = hibernation.complete(client, controller, parking);
-    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
+    ControllerStatus status = ControllerStatusAggregator.aggregate(withHome, new ControllerStatusAggregator.Observation(
         generation, inputs.resolved().stopped(), Optional.empty(), inputs.bundleName(), stsName,
         JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite(), parking.hibernated()), clock.instant());
     status.hibernation = hibernated.status();
+    Optional<Duration> recheck = sooner(delivered.recheck(), hibernated.recheck());
+    recheck = sooner(recheck, collectOrphanAgents(client, controller, inputs.resolved().agents().namespace(), stsName));
+    BackupStep.Outcome backup = new BackupStep(client, clock, quietDown).run(controller, inputs.resolved().backup(),
+        withHome, stsName, observed(controller));
+    status.backup = backup.status();
+    backup.condition().ifPresentOrElse(c -> ControllerStatusAggregator.put(status, c, generation, clock.instant()),
+        () -> status.conditions.removeIf(c -> Condition.BACKUP_FAILED.equals(c.type)));
+    recheck = sooner(recheck, backup.recheck());
     passes.incrementAndGet();
     UpdateControl<Controller> control = patch(controller, previous, status);
-    return Stream.of(delivered.recheck(), hibernated.recheck()).flatMap(Optional::stream).min(Duration::compareTo)
-        .map(control::rescheduleAfter).orElse(control);
+    return home.recheckBefore(recheck).map(control::rescheduleAfter).orElse(control);
   }
 
   /**
@@ -210,9 +246,64 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     if (deliverer != null) {
       deliverer.forget(controller);
     }
+    homes.forget(controller);
     hibernation.forget(controller);
     activity.deleted(controller);
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * Once Jenkins is back and the mite has reported its agent nodes, removes the agent pods whose node is gone; at
+   * most once a minute per Controller, since it lists pods.
+   */
+  private Optional<Duration> collectOrphanAgents(KubernetesClient client, Controller controller,
+      String agentsNamespace, String stsName) {
+    if (channel == null) {
+      return Optional.empty();
+    }
+    Optional<MiteRoute> route = channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
+        controller.getMetadata().getName(), controller.getMetadata().getUid()));
+    if (route.isEmpty() || !route.get().getObserved().getAgentNodesObserved()) {
+      return Optional.empty();
+    }
+    java.time.Instant now = clock.instant();
+    java.time.Instant connected = java.time.Instant.ofEpochMilli(route.get().getConnectedAtEpochMillis());
+    if (connected.plus(orphanGrace).isAfter(now)) {
+      // Jenkins came back only now: its agents get the grace to reconnect before anything is removed
+      return Optional.of(Duration.between(now, connected.plus(orphanGrace)).plusSeconds(1));
+    }
+    java.time.Instant last = orphanSweeps.get(stsName);
+    if (last != null && last.plus(orphanSweepInterval).isAfter(now)) {
+      return Optional.empty();
+    }
+    orphanSweeps.put(stsName, now);
+    new OrphanAgentCollector(client, orphanGrace).collect(agentsNamespace, stsName,
+        java.util.Set.copyOf(route.get().getObserved().getAgentNodesList()),
+        connected, now);
+    return Optional.empty();
+  }
+
+  /** Lets a test shorten the orphan collector's grace (production: {@link OrphanAgentCollector#GRACE}). */
+  public ControllerReconciler withOrphanGrace(Duration grace, Duration sweepInterval) {
+    this.orphanGrace = grace;
+    this.orphanSweepInterval = sweepInterval;
+    return this;
+  }
+
+  /** What the mite last observed of Jenkins, while its stream is live. */
+  private Optional<ObservedState> observed(Controller controller) {
+    if (channel == null) {
+      return Optional.empty();
+    }
+    return channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
+        controller.getMetadata().getName(), controller.getMetadata().getUid())).map(MiteRoute::getObserved);
+  }
+
+  private static Optional<Duration> sooner(Optional<Duration> a, Optional<Duration> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return a.isEmpty() ? b : a;
+    }
+    return a.get().compareTo(b.get()) <= 0 ? a : b;
   }
 
   /** Reconcile passes that completed without error, for metrics and tests that wait for a resync to settle. */
@@ -223,7 +314,13 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   /** Inputs that can block a pass are watched: a block ends when its cause changes, not on a timer. */
   private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, long generation,
       String message) {
-    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, new ControllerStatusAggregator.Observation(
+    return blocked(controller, previous, previous, generation, message);
+  }
+
+  /** @param base previous with what this pass already decided (status.home) */
+  private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, ControllerStatus base,
+      long generation, String message) {
+    ControllerStatus status = ControllerStatusAggregator.aggregate(base, new ControllerStatusAggregator.Observation(
         generation, false, Optional.of(message), previous.bundle, previous.statefulSetName, previous.url, null, null),
         clock.instant());
     return patch(controller, previous, status);

@@ -2,6 +2,7 @@ package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.home.HomeProgress;
 import dev.varroa.operator.render.RestartHash;
 import dev.varroa.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -26,7 +27,26 @@ final class ControllerStatusAggregator {
   private static final List<String> BOOT_FAILURES = List.of(
       "CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "CreateContainerConfigError", "InvalidImageName");
 
+  /** Conditions that the home, backup and hibernation steps set themselves; the aggregator carries them over. */
+  static final java.util.Set<String> CARRIED_CONDITIONS = java.util.Set.of(
+      Condition.BACKUP_FAILED, Condition.RESTORE_FAILED, Condition.HOME_MOVE_FAILED);
+
   private ControllerStatusAggregator() {}
+
+  /**
+   * Sets one of the {@link #CARRIED_CONDITIONS} on a status the aggregator built, keeping its lastTransitionTime
+   * while its status stays the same.
+   */
+  static void put(ControllerStatus status, Condition condition, long generation, Instant now) {
+    java.util.List<Condition> all = new java.util.ArrayList<>(status.conditions);
+    Optional<Condition> before = all.stream().filter(c -> condition.type.equals(c.type)).findFirst();
+    all.removeIf(c -> condition.type.equals(c.type));
+    condition.observedGeneration = generation;
+    condition.lastTransitionTime = before.filter(c -> c.status == condition.status).map(c -> c.lastTransitionTime)
+        .orElse(now.toString());
+    all.add(condition);
+    status.conditions = all;
+  }
 
   /**
    * What the reconciler learned in this pass; mite is null when the operator runs without a control channel;
@@ -78,7 +98,10 @@ final class ControllerStatusAggregator {
     Optional<String> pluginFailure = seen.pod() == null ? Optional.empty() : pluginFailure(seen.pod());
     boolean podFailed = seen.pod() != null && seen.pod().getStatus() != null
         && "Failed".equals(seen.pod().getStatus().getPhase());
-    status.phase = phase(previous, seen, podFailed);
+    // a restore or a move of JENKINS_HOME under way: Provisioning, and Reconciling names its step
+    Optional<String> homeStep = HomeProgress.underWay(status.home);
+    status.phase = homeStep.isPresent() && !podFailed && seen.blocked().isEmpty() ? ControllerStatus.Phase.Provisioning
+        : phase(previous, seen, podFailed);
     if (seen.mite() != null) {
       mite(conditions, previous, seen.mite(), seen.hibernated());
     }
@@ -105,15 +128,19 @@ final class ControllerStatusAggregator {
         status.attention == null ? status.phase.name() : status.attention.replace(" ", ""),
         status.attention == null ? "phase " + status.phase : status.attention + ": see the conditions");
     conditions.set(Condition.RECONCILING, !settled && status.attention == null ? Condition.Status.True : Condition.Status.False,
-        status.phase.name(), "phase " + status.phase);
+        status.phase.name(), homeStep.orElse("phase " + status.phase));
     conditions.set(Condition.STALLED, status.attention != null ? Condition.Status.True : Condition.Status.False,
         status.attention == null ? "NoAttention" : status.attention.replace(" ", ""),
         status.attention == null ? "nothing needs attention" : status.attention);
     // Without a control channel this pass keeps the mite's conditions as they are.
     java.util.List<Condition> all = new java.util.ArrayList<>(conditions.build());
+    all.addAll(HomeProgress.carried(previous.conditions));
     if (seen.mite() == null && previous.conditions != null) {
       previous.conditions.stream().filter(c -> Condition.MITE_CONNECTED.equals(c.type)
           || Condition.MITE_STREAM_DEGRADED.equals(c.type)).forEach(all::add);
+    }
+    if (previous.conditions != null) {
+      previous.conditions.stream().filter(c -> CARRIED_CONDITIONS.contains(c.type)).forEach(all::add);
     }
     status.conditions = all;
 

@@ -1,5 +1,6 @@
 package dev.varroa.operator.controller;
 
+import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -9,8 +10,8 @@ import java.util.Optional;
 /**
  * A StatefulSet's volumeClaimTemplates cannot change once it exists. A larger persistence.size is
  * carried out on the claim itself (volume expansion, where the storage class allows it) while the
- * StatefulSet keeps its original template; a smaller size or another storage class cannot be done
- * in place and blocks with the fix.
+ * StatefulSet keeps its original template; a smaller size cannot be done and blocks with the fix. Another
+ * storage class is a move of JENKINS_HOME (dev.varroa.operator.home): it blocks until the user confirms it.
  */
 final class PersistenceResize {
   private PersistenceResize() {}
@@ -35,6 +36,14 @@ final class PersistenceResize {
 
   /** @param claimSize what pod 0's claim requests now (it may have grown past the template); null if none */
   static Plan plan(StatefulSet desired, StatefulSet existing, Quantity claimSize) {
+    return plan(desired, existing, claimSize, false);
+  }
+
+  /**
+   * @param classChangeHandled a move of JENKINS_HOME is under way or failed: the template keeps its class and the
+   *     change is not refused
+   */
+  static Plan plan(StatefulSet desired, StatefulSet existing, Quantity claimSize, boolean classChangeHandled) {
     if (existing == null || existing.getSpec().getVolumeClaimTemplates().isEmpty()) {
       return new Unchanged();
     }
@@ -48,10 +57,12 @@ final class PersistenceResize {
     String wantClass = want.getSpec().getStorageClassName();
     String haveClass = have.getSpec().getStorageClassName();
     desired.getSpec().setVolumeClaimTemplates(existing.getSpec().getVolumeClaimTemplates());
-    if (wantClass != null && !Objects.equals(wantClass, haveClass)) {
+    if (wantClass != null && !Objects.equals(wantClass, haveClass) && !classChangeHandled) {
       return new Refused("persistence.storageClassName changed from " + Optional.ofNullable(haveClass).orElse("(default)")
-          + " to " + wantClass + ", which cannot be done in place: JENKINS_HOME stays on its volume; fix: set"
-          + " persistence.storageClassName back, or migrate JENKINS_HOME to a new Controller");
+          + " to " + wantClass + ": JENKINS_HOME stays on its volume until the move is confirmed; fix: to move it"
+          + " (drain, stop, copy, verify, swap; see docs/storage-moves.md) annotate the Controller "
+          + ControllerAnnotations.CONFIRM_HOME_MOVE + "=" + wantClass + ", or set persistence.storageClassName back to "
+          + Optional.ofNullable(haveClass).orElse("its former value"));
     }
     int order = Quantity.getAmountInBytes(wantSize).compareTo(Quantity.getAmountInBytes(haveSize));
     if (order < 0) {

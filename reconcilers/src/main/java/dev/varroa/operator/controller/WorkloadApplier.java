@@ -1,6 +1,7 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.operator.home.HomeWorkload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -36,21 +37,38 @@ final class WorkloadApplier {
   }
 
   Optional<Refusal> apply(Controller controller, List<HasMetadata> objects) {
+    return apply(controller, objects, HomeWorkload.RUN);
+  }
+
+  /** @param home what a restore or a move of JENKINS_HOME lets this pass do with the StatefulSet */
+  Optional<Refusal> apply(Controller controller, List<HasMetadata> objects, HomeWorkload home) {
     StatefulSet desired = objects.stream().filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast)
         .findFirst().orElseThrow();
     StatefulSet existing = caches.statefulSet(desired.getMetadata().getNamespace(), desired.getMetadata().getName())
         .orElse(null);
     Optional<PersistentVolumeClaim> claim = Optional.ofNullable(existing).flatMap(this::jenkinsHomeClaim);
     PersistenceResize.Plan resize = PersistenceResize.plan(desired, existing,
-        claim.map(c -> c.getSpec().getResources().getRequests().get("storage")).orElse(null));
+        claim.map(c -> c.getSpec().getResources().getRequests().get("storage")).orElse(null),
+        home.keepsClaimTemplate());
     if (resize instanceof PersistenceResize.Refused refused) {
       return Optional.of(new Refusal(refused.message(), Optional.empty()));
     }
+    if (home.mode() == HomeWorkload.Mode.STOPPED) {
+      desired.getSpec().setReplicas(0);
+    }
+    if (existing == null) {
+      home.storageClassName().ifPresent(c -> desired.getSpec().getVolumeClaimTemplates().get(0).getSpec()
+          .setStorageClassName(c));
+    }
     OwnedObjectApplier applier = new OwnedObjectApplier(client, caches);
     for (HasMetadata object : objects) {
-      applier.apply(object, controller);
+      // withheld: not created before its restored claim is Bound, nor re-created during a swap
+      if (object != desired || home.mode() != HomeWorkload.Mode.WITHHELD) {
+        applier.apply(object, controller);
+      }
     }
-    if (resize instanceof PersistenceResize.Grow grow && claim.isPresent()) {
+    if (resize instanceof PersistenceResize.Grow grow && claim.isPresent() && home.mode() != HomeWorkload.Mode.STOPPED
+        && home.mode() != HomeWorkload.Mode.WITHHELD) {
       return growJenkinsHome(claim.get(), grow.size())
           .map(message -> new Refusal(message, Optional.of(RETRY_REFUSED_RESIZE)));
     }

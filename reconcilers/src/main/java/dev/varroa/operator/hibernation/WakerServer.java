@@ -2,11 +2,11 @@ package dev.varroa.operator.hibernation;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
+import dev.varroa.operator.hooks.BoundedBody;
 import com.sun.net.httpserver.HttpServer;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.protocol.mite.v1.Header;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -179,22 +179,8 @@ public final class WakerServer implements AutoCloseable {
     return headers;
   }
 
-  /** The body, or null when over the bound; never more than the bound and one byte is read. */
   private static byte[] readBounded(HttpExchange exchange) throws IOException {
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length.strip()) > MAX_DELIVERY_BYTES) {
-          return null;
-        }
-      } catch (NumberFormatException e) {
-        // the server refuses a malformed Content-Length before this runs; read bounded regardless
-      }
-    }
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] body = in.readNBytes(MAX_DELIVERY_BYTES + 1);
-      return body.length > MAX_DELIVERY_BYTES ? null : body;
-    }
+    return BoundedBody.read(exchange, MAX_DELIVERY_BYTES);
   }
 
   /** A status, its body and headers. */

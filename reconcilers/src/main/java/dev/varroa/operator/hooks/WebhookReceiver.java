@@ -6,7 +6,6 @@ import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -155,22 +154,8 @@ public final class WebhookReceiver implements AutoCloseable {
     return rechecks;
   }
 
-  /** The body, or null when it is over the bound; never more than the bound and one byte is read. */
   private static byte[] readBounded(HttpExchange exchange) throws IOException {
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length.strip()) > MAX_BODY_BYTES) {
-          return null;
-        }
-      } catch (NumberFormatException e) {
-        // The server itself refuses a malformed Content-Length before this runs; read bounded regardless.
-      }
-    }
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-      return body.length > MAX_BODY_BYTES ? null : body;
-    }
+    return BoundedBody.read(exchange, MAX_BODY_BYTES);
   }
 
   /** The two hooks and the reader of each. */

@@ -20,6 +20,8 @@ public final class KubernetesCloudFragment {
   public static final String CLOUD_NAME = "varroa";
   /** Seconds an agent pod without a Jenkins node may live before garbage collection deletes it. */
   public static final int ORPHAN_POD_TIMEOUT_SECONDS = 300;
+  /** On every agent pod of the cloud: the StatefulSet of the Jenkins that started it. */
+  public static final String AGENT_OF_LABEL = "varroa.dev/agent-of";
 
   private KubernetesCloudFragment() {}
 
@@ -39,6 +41,8 @@ public final class KubernetesCloudFragment {
     garbageCollection.put("namespaces", namespace);
     garbageCollection.put("timeout", ORPHAN_POD_TIMEOUT_SECONDS);
     cloud.put("garbageCollection", garbageCollection);
+    // the operator's orphan collector finds this Jenkins' agent pods by this label
+    cloud.put("podLabels", List.of(Map.of("key", AGENT_OF_LABEL, "value", controller.names().statefulSet())));
     List<Map<String, Object>> templates = PodTemplateSelection
         .matching(input.podTemplates(), controller.namespace(), controller.labels()).stream()
         .map(KubernetesCloudFragment::template).toList();

@@ -11,6 +11,7 @@ import dev.varroa.operator.render.PodVolumes;
 import dev.varroa.plugin.auth.JenkinsTokenVerifier;
 import dev.varroa.plugin.auth.PublicKeyRing;
 import dev.varroa.testfixtures.jenkins.JenkinsFixture;
+import dev.varroa.testfixtures.kube.csi.CsiStandIn;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -67,6 +68,7 @@ public final class PodPlayer implements AutoCloseable {
   private final Path root;
   private final ControllerNames names;
   private JenkinsFixture jenkins;
+  private CsiStandIn csi;
   private AutoCloseable mite;
   private Pod pod;
   private int loopbackPort;
@@ -76,6 +78,15 @@ public final class PodPlayer implements AutoCloseable {
     this.controller = controller;
     this.root = root;
     this.names = ControllerNames.of(controller.getMetadata().getName(), controller.getMetadata().getUid());
+  }
+
+  /**
+   * Lets the CSI stand-in bind the pod's claims and starts Jenkins on the JENKINS_HOME claim's folder, so what Jenkins
+   * writes there outlives this pod as it would on a real volume.
+   */
+  public PodPlayer withHomeOn(CsiStandIn provisioner) {
+    this.csi = provisioner;
+    return this;
   }
 
   /** Whether the operator has produced what the pod needs: StatefulSet, channel ConfigMap and bootstrap token. */
@@ -93,13 +104,20 @@ public final class PodPlayer implements AutoCloseable {
   /** Creates the pod, its volumes, the Jenkins fixture and the mite. Call once {@link #podCanStart()}. */
   public PodPlayer start(MiteRunner runner, BeforeMite beforeMite) throws Exception {
     StatefulSet sts = statefulSet();
-    KubeletStandIn kubelet = new KubeletStandIn(client);
+    KubeletStandIn kubelet = new KubeletStandIn(client, csi == null);
     pod = kubelet.createPod(sts);
     for (String dir : List.of("bootstrap", "identity", "casc", "casc-rendered", "secrets", "loopback", "jwt")) {
       Files.createDirectories(root.resolve(dir));
     }
     refreshVolumes();
-    jenkins = JenkinsFixture.start();
+    if (csi == null) {
+      jenkins = JenkinsFixture.start();
+    } else {
+      String namespace = controller.getMetadata().getNamespace();
+      String claim = "jenkins-home-" + sts.getMetadata().getName() + "-0";
+      csi.awaitBound(namespace, claim);
+      jenkins = JenkinsFixture.startOn(csi.folder(namespace, claim));
+    }
     jenkins.cascDirectory(root.resolve("casc"));
     JenkinsTokenVerifier verifier = new JenkinsTokenVerifier(
         new PublicKeyRing(root.resolve("jwt").resolve(PodVolumes.JWT_PUBLIC_KEY_FILE), Clock.systemUTC()),

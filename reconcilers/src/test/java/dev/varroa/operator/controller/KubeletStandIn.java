@@ -16,9 +16,19 @@ import java.util.List;
  */
 public final class KubeletStandIn {
   private final KubernetesClient client;
+  private final boolean bindsClaims;
 
   public KubeletStandIn(KubernetesClient client) {
+    this(client, true);
+  }
+
+  /**
+   * @param bindsClaims false when a provisioner stand-in (CsiStandIn) binds the claims: this one then only creates
+   *     them from the template, unbound, as the StatefulSet controller does
+   */
+  public KubeletStandIn(KubernetesClient client, boolean bindsClaims) {
     this.client = client;
+    this.bindsClaims = bindsClaims;
   }
 
   /**
@@ -40,8 +50,13 @@ public final class KubeletStandIn {
                 .withNewMetadata().withName(claim).withNamespace(sts.getMetadata().getNamespace())
                 .withLabels(template.getMetadata().getLabels()).endMetadata()
                 .withSpec(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpecBuilder(template.getSpec())
-                    .withVolumeName("pv-" + claim).build())
+                    .withVolumeName(bindsClaims ? "pv-" + claim : null).build())
                 .build()).create();
+        if (!bindsClaims) {
+          volumes.add(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName(template.getMetadata().getName())
+              .withNewPersistentVolumeClaim().withClaimName(claim).endPersistentVolumeClaim().build());
+          continue;
+        }
         created.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder().withPhase("Bound")
             .withAccessModes(template.getSpec().getAccessModes())
             .withCapacity(template.getSpec().getResources().getRequests()).build());

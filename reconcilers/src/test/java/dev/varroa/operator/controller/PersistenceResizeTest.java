@@ -37,11 +37,24 @@ class PersistenceResizeTest {
   }
 
   @Test
-  void refusesAnotherStorageClass() {
+  void refusesAnotherStorageClassUntilTheMoveIsConfirmedAndSaysHowToConfirm() {
     PersistenceResize.Plan plan = PersistenceResize.plan(sts("20Gi", "fast"), sts("20Gi", "standard"));
 
     assertThat(plan).isInstanceOfSatisfying(PersistenceResize.Refused.class, r -> assertThat(r.message())
-        .contains("persistence.storageClassName changed from standard to fast"));
+        .contains("persistence.storageClassName changed from standard to fast")
+        .contains("annotate the Controller varroa.dev/confirm-home-move=fast")
+        .contains("or set persistence.storageClassName back to standard"));
+  }
+
+  @Test
+  void keepsTheOldClaimTemplateWhileAMoveHandlesTheClassChange() {
+    StatefulSet desired = sts("20Gi", "fast");
+
+    PersistenceResize.Plan plan = PersistenceResize.plan(desired, sts("20Gi", "standard"), null, true);
+
+    assertThat(plan).isEqualTo(new PersistenceResize.Unchanged());
+    assertThat(desired.getSpec().getVolumeClaimTemplates().get(0).getSpec().getStorageClassName())
+        .isEqualTo("standard");
   }
 
   @Test

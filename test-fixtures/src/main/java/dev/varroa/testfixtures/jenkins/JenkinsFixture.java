@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Predicate;
@@ -108,8 +110,32 @@ import java.util.stream.Stream;
  *     YAML parses and the configuration is accepted, else 400 {@code [{"line":-1,"message":…}]}.
  *     {@code POST /configuration-as-code/apply} (ConfigurationAsCode#doApply): applies the standard sources plus the
  *     posted YAML; 200 with an empty body, or 500 when the ConfiguratorException escapes to Stapler.</li>
+ * <li>{@code GET /queue/api/json} (hudson.model.Queue, Queue#getItems inline): the items {@link #enqueue(String)} put
+ *     there, each a {@code hudson.model.Queue$BuildableItem} with its {@code id} (counting from 1), task, {@code why}
+ *     and timestamps, until {@link QueuedItem#leave()}; {@code discoverableItems} stays empty (the caller reads all).</li>
+ * <li>{@code GET /varroa/activity} (the Varroa plugin's VarroaAction#doActivity, behind the read check):
+ *     {@code {"lastUserRequestEpochMillis": N}} once {@link #lastUserRequest(Instant)} set it, 404 before.</li>
+ * <li>{@code GET /wsagents/} (jenkins.agents.WebSocketAgents#doIndex, an UnprotectedRootAction): the inbound agent
+ *     reconnect; see {@link WebSocketAgentsRoute} for its answers and {@link InboundAgent} for the agent's side.
+ *     Agents appear in {@code /computer/api/json} as {@code hudson.slaves.SlaveComputer} whose {@code displayName} is
+ *     the node name, with {@value #AGENT_EXECUTORS} executor, offline until their handshake was accepted.</li>
+ * <li>A POST to any other path (e.g. {@code /github-webhook/}): taken as a webhook delivery, answered 200 and kept in
+ *     {@link #deliveries()} with its headers and body. Webhook receivers are UnprotectedRootActions with their own
+ *     CrumbExclusion (the GitHub plugin's GitHubWebHookCrumbExclusion), so neither the crumb nor the read check applies;
+ *     the fixture does not check a delivery's signature.</li>
  * <li>Anything else: 404.</li>
  * </ul>
+ *
+ * <h2>JENKINS_HOME</h2>
+ * Started with a home folder ({@link #startOn(Path)}), the fixture loads its agents from {@code nodes/<name>/config.xml}
+ * (Nodes#load) and the agent secret key from {@code secrets/jenkins.slaves.JnlpSlaveAgentProtocol.secret}, writing a new
+ * key when there is none, as a first Jenkins start does. {@link #addAgent(String)} writes the node's config.xml and
+ * returns its secret: HMAC-SHA256 of the name under that key, in hex (JnlpAgentReceiver.SLAVE_SECRET). Real Jenkins
+ * keeps the key encrypted with {@code secrets/master.key}; the fixture keeps it raw and has no master.key. So a fixture
+ * re-created on the same home knows the same agents with the same secrets, and one on an empty home refuses them as
+ * WebSocketAgents does ("no such agent"; over the TCP JNLP4-connect protocol, which the fixture does not model, Jenkins
+ * refuses the same agent with "Unknown client name: &lt;name&gt;", seed 003). Without a home, agents and key live in memory.
+ * <p>
  * State changes are safe to call from tests while requests are in flight.
  */
 public final class JenkinsFixture implements AutoCloseable {
@@ -119,6 +145,15 @@ public final class JenkinsFixture implements AutoCloseable {
 
     /** Jenkins' default {@code numExecutors} for the built-in node. */
     public static final int BUILT_IN_NODE_EXECUTORS = 2;
+
+    /** The {@code _class} of the built-in node's computer (Jenkins#createComputer makes a Hudson.MasterComputer). */
+    public static final String BUILT_IN_COMPUTER_CLASS = "hudson.model.Hudson$MasterComputer";
+
+    /** The {@code _class} of an inbound agent's computer. */
+    public static final String AGENT_COMPUTER_CLASS = "hudson.slaves.SlaveComputer";
+
+    /** Executors of an agent the fixture adds (a DumbSlave's default numExecutors). */
+    public static final int AGENT_EXECUTORS = 1;
 
     /** The user an accepted bearer token acts as (the operator's JWTs carry {@code sub=mite}); crumbs are bound to it. */
     public static final String VERIFIED_BEARER_USER = "mite";
@@ -148,6 +183,14 @@ public final class JenkinsFixture implements AutoCloseable {
     private boolean csrfExclusionForVerifiedBearer = true;
     // Issue 11 (mite schedules poll): what GET /varroa/schedules answers; null answers 404.
     private String jobScheduleInventory;
+    // Issue 15 (hibernation): what GET /varroa/activity answers; null answers 404.
+    private Long lastUserRequestEpochMillis;
+    private final AgentDatabase agents;
+    private final Set<String> connectedAgents = new TreeSet<>();
+    private final List<AgentConnection> agentConnections = new ArrayList<>();
+    private final List<QueuedItem> queue = new ArrayList<>();
+    private long lastQueueId;
+    private final List<ReceivedDelivery> deliveries = new ArrayList<>();
     private boolean closed;
     private final RunningBuild[] executors = new RunningBuild[BUILT_IN_NODE_EXECUTORS];
     private final List<RunningBuild> oneOffExecutors = new ArrayList<>();
@@ -155,8 +198,10 @@ public final class JenkinsFixture implements AutoCloseable {
     private final List<RecordedRequest> requests = new ArrayList<>();
     private final List<AppliedConfiguration> appliedConfigurations = new ArrayList<>();
 
-    private JenkinsFixture(String version) throws IOException {
+    private JenkinsFixture(String version, Path jenkinsHome) throws IOException {
         this.version = Objects.requireNonNull(version, "version");
+        // Read before the port opens, as Jenkins loads nodes before it serves them.
+        this.agents = AgentDatabase.open(jenkinsHome);
         // Jenkins.SESSION_HASH: a random hex string that changes with every Jenkins start.
         this.sessionHash = Integer.toHexString(new SecureRandom().nextInt());
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(LoopbackPort.HOST), 0), 0);
@@ -177,13 +222,34 @@ public final class JenkinsFixture implements AutoCloseable {
         return start(DEFAULT_VERSION);
     }
 
-    /** Starts a ready Jenkins reporting {@code version} in X-Jenkins. */
+    /** Starts a ready Jenkins reporting {@code version} in X-Jenkins, with no JENKINS_HOME: agents live in memory. */
     public static JenkinsFixture start(String version) {
+        return start(version, null);
+    }
+
+    /** Starts a ready Jenkins reporting {@value #DEFAULT_VERSION} on {@code jenkinsHome}; see {@link #start(String, Path)}. */
+    public static JenkinsFixture startOn(Path jenkinsHome) {
+        return start(DEFAULT_VERSION, Objects.requireNonNull(jenkinsHome, "jenkinsHome"));
+    }
+
+    /**
+     * Starts a ready Jenkins reporting {@code version} in X-Jenkins on the JENKINS_HOME folder {@code jenkinsHome}
+     * (null for none). It loads the agents of {@code nodes/<name>/config.xml} and the agent secret key of
+     * {@code secrets/jenkins.slaves.JnlpSlaveAgentProtocol.secret}, writing a new key when the home has none, as a
+     * first Jenkins start does. A fixture started again on the same home therefore knows the same agents with the same
+     * secrets; one started on an empty home knows none (seed 003).
+     */
+    public static JenkinsFixture start(String version, Path jenkinsHome) {
         try {
-            return new JenkinsFixture(version);
+            return new JenkinsFixture(version, jenkinsHome);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the Jenkins fixture on " + LoopbackPort.HOST, e);
         }
+    }
+
+    /** The JENKINS_HOME folder it started on, if any. */
+    public Optional<Path> jenkinsHome() {
+        return agents.home();
     }
 
     /** {@code http://127.0.0.1:<port>/}, with the trailing slash Jenkins' root URL has. */
@@ -278,6 +344,84 @@ public final class JenkinsFixture implements AutoCloseable {
     String jobScheduleInventory() {
         synchronized (lock) {
             return jobScheduleInventory;
+        }
+    }
+
+    /**
+     * Issue 15 (hibernation): the instant the Varroa plugin's {@code GET /varroa/activity} reports as
+     * {@code {"lastUserRequestEpochMillis": N}} (the plugin truncates it to the minute; the fixture answers what it is
+     * given); null (the default) answers 404, as a Jenkins whose plugin has no such route does.
+     */
+    public void lastUserRequest(Instant at) {
+        synchronized (lock) {
+            lastUserRequestEpochMillis = at == null ? null : at.toEpochMilli();
+        }
+    }
+
+    Optional<Long> lastUserRequestEpochMillis() {
+        synchronized (lock) {
+            return Optional.ofNullable(lastUserRequestEpochMillis);
+        }
+    }
+
+    /** Puts a build of {@code jobName} in the queue, buildable and waiting for an executor, until {@link QueuedItem#leave()}. */
+    public QueuedItem enqueue(String jobName) {
+        Objects.requireNonNull(jobName, "jobName");
+        synchronized (lock) {
+            QueuedItem item = new QueuedItem(this, ++lastQueueId, jobName, System.currentTimeMillis());
+            queue.add(item);
+            return item;
+        }
+    }
+
+    /**
+     * Adds an inbound agent as Jenkins#addNode does: with a home, {@code nodes/<name>/config.xml} is written (a
+     * DumbSlave with a WebSocket JNLPLauncher). Returns the agent's secret, the HMAC of the name under the agent
+     * secret key (JnlpAgentReceiver.SLAVE_SECRET#mac); adding a known agent again returns the same secret.
+     *
+     * @throws IllegalArgumentException for a name Jenkins#checkGoodName refuses
+     */
+    public String addAgent(String name) {
+        return agents.add(name);
+    }
+
+    /** Removes an agent as Nodes#removeNode does (its {@code nodes/<name>} folder too); false when it was unknown. */
+    public boolean removeAgent(String name) {
+        boolean removed = agents.remove(name);
+        synchronized (lock) {
+            connectedAgents.remove(name);
+        }
+        return removed;
+    }
+
+    /** The agents this Jenkins knows, sorted. */
+    public List<String> agents() {
+        return agents.names();
+    }
+
+    /** The agent's secret as Jenkins computes it (known agent or not: a secret alone does not make an agent). */
+    public String agentSecret(String name) {
+        return agents.secretOf(name);
+    }
+
+    /** The agents whose WebSocket handshake was accepted since this fixture started, sorted. */
+    public List<String> connectedAgents() {
+        synchronized (lock) {
+            return List.copyOf(connectedAgents);
+        }
+    }
+
+    /** Every connection attempt on {@code /wsagents/}, oldest first. */
+    public List<AgentConnection> agentConnections() {
+        synchronized (lock) {
+            return List.copyOf(agentConnections);
+        }
+    }
+
+    /** Every POST to a path the fixture does not model as a Jenkins API (a webhook delivery), oldest first. */
+    public List<ReceivedDelivery> deliveries() {
+        synchronized (lock) {
+            return List.copyOf(deliveries);
         }
     }
 
@@ -390,6 +534,41 @@ public final class JenkinsFixture implements AutoCloseable {
         }
     }
 
+    void recordDelivery(ReceivedDelivery delivery) {
+        synchronized (lock) {
+            deliveries.add(delivery);
+        }
+    }
+
+    AgentDatabase agentDatabase() {
+        return agents;
+    }
+
+    WebSocketAgentsRoute.AgentConnections agentConnectionLog() {
+        return new WebSocketAgentsRoute.AgentConnections() {
+            @Override
+            public void attempted(AgentConnection refused) {
+                synchronized (lock) {
+                    agentConnections.add(refused);
+                }
+            }
+
+            @Override
+            public void connected(AgentConnection accepted) {
+                synchronized (lock) {
+                    agentConnections.add(accepted);
+                    connectedAgents.add(accepted.nodeName());
+                }
+            }
+        };
+    }
+
+    void leaveQueue(QueuedItem item) {
+        synchronized (lock) {
+            queue.remove(item);
+        }
+    }
+
     void finish(RunningBuild build) {
         synchronized (lock) {
             oneOffExecutors.remove(build);
@@ -491,25 +670,76 @@ public final class JenkinsFixture implements AutoCloseable {
     }
 
     ExportedObject computerSetApi() {
+        List<String> agentNames = agents.names();
         synchronized (lock) {
             List<ExportedObject> numbered = IntStream.range(0, executors.length)
                     .mapToObj(i -> executorApi(executors[i], i)).toList();
             List<ExportedObject> oneOff = oneOffExecutors.stream().map(build -> executorApi(build, -1)).toList();
             int busy = (int) Stream.of(executors).filter(Objects::nonNull).count();
-            ExportedObject builtIn = new ExportedObject("hudson.model.Hudson$MasterComputer")
+            List<ExportedObject> computers = new ArrayList<>();
+            computers.add(new ExportedObject(BUILT_IN_COMPUTER_CLASS)
                     .with("displayName", "Built-In Node")
                     .with("executors", numbered)
                     .with("idle", allExecutorsIdle())
                     .with("numExecutors", executors.length)
                     .with("offline", false)
                     .with("oneOffExecutors", oneOff)
-                    .with("temporarilyOffline", false);
+                    .with("temporarilyOffline", false));
+            int onlineAgentExecutors = 0;
+            for (String name : agentNames) {
+                boolean online = connectedAgents.contains(name);
+                onlineAgentExecutors += online ? AGENT_EXECUTORS : 0;
+                computers.add(agentComputerApi(name, online));
+            }
+            // ComputerSet#getTotalExecutors counts the executors of online computers only.
             return new ExportedObject("hudson.model.ComputerSet")
                     .with("busyExecutors", busy)
-                    .inline("computer", List.of(builtIn))
+                    .inline("computer", computers)
                     .with("displayName", "Nodes")
-                    .with("totalExecutors", executors.length);
+                    .with("totalExecutors", executors.length + onlineAgentExecutors);
         }
+    }
+
+    // A SlaveComputer: displayName is the node name (Computer#getDisplayName); offline until its agent connected.
+    private static ExportedObject agentComputerApi(String name, boolean online) {
+        return new ExportedObject(AGENT_COMPUTER_CLASS)
+                .with("displayName", name)
+                .with("executors", IntStream.range(0, AGENT_EXECUTORS).mapToObj(i -> executorApi(null, i)).toList())
+                .with("idle", true)
+                .with("jnlpAgent", true)
+                .with("numExecutors", AGENT_EXECUTORS)
+                .with("offline", !online)
+                .with("oneOffExecutors", List.of())
+                .with("temporarilyOffline", false);
+    }
+
+    // hudson.model.Queue: items (inline) are what the caller may read; discoverableItems the ones it may only see.
+    ExportedObject queueApi() {
+        synchronized (lock) {
+            List<ExportedObject> items = queue.stream().map(this::queueItemApi).toList();
+            return new ExportedObject("hudson.model.Queue")
+                    .with("discoverableItems", List.of())
+                    .inline("items", items);
+        }
+    }
+
+    private ExportedObject queueItemApi(QueuedItem item) {
+        ExportedObject task = new ExportedObject("hudson.model.FreeStyleProject")
+                .with("color", "notbuilt")
+                .with("name", item.jobName())
+                .with("url", url + "job/" + item.jobName() + "/");
+        return new ExportedObject("hudson.model.Queue$BuildableItem")
+                .with("blocked", false)
+                .with("buildable", true)
+                .with("buildableStartMilliseconds", item.inQueueSinceMillis())
+                .with("id", item.id())
+                .with("inQueueSince", item.inQueueSinceMillis())
+                .with("params", "")
+                .with("pending", false)
+                .with("stuck", false)
+                .with("task", task)
+                .with("url", "queue/item/" + item.id() + "/")
+                .with("why", "Waiting for next available executor");
     }
 
     // Executor's @Exported properties; a OneOffExecutor has number -1, and progress is -1 without an estimate.

@@ -10,8 +10,14 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import static dev.varroa.testfixtures.jenkins.HttpReply.escape;
@@ -39,6 +45,12 @@ final class JenkinsRequestHandler implements HttpHandler {
     private static final String ANONYMOUS_USER = "anonymous";
     private static final String BEARER = "Bearer ";
     private static final String BASIC = "Basic ";
+
+    // Every route the switch in route(IncomingRequest) answers; a POST anywhere else is a webhook delivery.
+    private static final Set<String> MODELLED_ROUTES = Set.of("/login", "/api/json", "/computer/api/json",
+            "/crumbIssuer/api/json", "/quietDown", "/cancelQuietDown", CASC + "/reload", CASC + "/check",
+            CASC + "/apply", TOKEN_RELOAD, "/varroa/schedules", "/queue/api/json", "/varroa/activity",
+            WebSocketAgentsRoute.PATH);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -105,6 +117,9 @@ final class JenkinsRequestHandler implements HttpHandler {
             return HttpReply.sendError(401, "Unauthorized", request.path())
                     .header("WWW-Authenticate", (basic ? "Basic" : "Bearer") + " realm=\"Jenkins\"");
         }
+        if (request.isPost() && !MODELLED_ROUTES.contains(route(request.path()))) {
+            return delivery(request, caller);
+        }
         if (request.isPost() && !csrfExcluded(request, caller) && !crumbIssuer.valid(user(caller), request, crumb(request))) {
             return HttpReply.sendError(403, NO_VALID_CRUMB, request.path());
         }
@@ -134,15 +149,32 @@ final class JenkinsRequestHandler implements HttpHandler {
     // Jenkins#isSubjectToMandatoryReadPermissionCheck: always-readable prefixes and UnprotectedRootActions.
     private static boolean readableByAnonymous(String path) {
         return ALWAYS_READABLE_PATHS.stream().anyMatch(path::startsWith)
-                || path.equals(TOKEN_RELOAD) || path.startsWith(TOKEN_RELOAD + "/");
+                || path.equals(TOKEN_RELOAD) || path.startsWith(TOKEN_RELOAD + "/")
+                || path.equals(WebSocketAgentsRoute.PATH) || path.startsWith(WebSocketAgentsRoute.PATH + "/");
+    }
+
+    // The route a path names: without its trailing slash, and with /manage/configuration-as-code/ as its short form.
+    private static String route(String path) {
+        String route = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        return route.startsWith(MANAGE + CASC + "/") ? route.substring(MANAGE.length()) : route;
+    }
+
+    // Issue 15 (webhook replay): a POST to a path no modelled API owns is taken as a webhook delivery. Webhook
+    // receivers (e.g. the GitHub plugin's /github-webhook/) are UnprotectedRootActions with their own CrumbExclusion,
+    // so neither the crumb nor the read check stops it; the fixture answers 200 and keeps it for the test.
+    private HttpReply delivery(IncomingRequest request, Caller caller) {
+        Map<String, List<String>> headers = new TreeMap<>();
+        request.headers().forEach((name, values) ->
+                headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), key -> new ArrayList<>()).addAll(values));
+        headers.replaceAll((name, values) -> List.copyOf(values));
+        jenkins.recordDelivery(new ReceivedDelivery(request.method(), request.path(), request.query(),
+                Collections.unmodifiableMap(headers), request.body().clone(), caller));
+        return HttpReply.empty(200);
     }
 
     private HttpReply route(IncomingRequest request, Caller caller) throws InterruptedException {
         String path = request.path();
-        String route = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-        if (route.startsWith(MANAGE + CASC + "/")) {
-            route = route.substring(MANAGE.length());
-        }
+        String route = route(path);
         return switch (route) {
             case "/login" -> layoutPage(request, 200, "Sign in [Jenkins]", "<h1>Sign in to Jenkins</h1>");
             case "/api/json" -> api(request, jenkins.jenkinsApi());
@@ -159,6 +191,11 @@ final class JenkinsRequestHandler implements HttpHandler {
             case TOKEN_RELOAD -> requirePost(request, () -> tokenReload(request));
             // Issue 11 (mite schedules poll): the Varroa plugin's schedule inventory, behind the read check above.
             case "/varroa/schedules" -> jobSchedules(request);
+            // Issue 15 (hibernation): the build queue, the plugin's last user request, and inbound agents.
+            case "/queue/api/json" -> api(request, jenkins.queueApi());
+            case "/varroa/activity" -> activity(request);
+            case WebSocketAgentsRoute.PATH -> WebSocketAgentsRoute.answer(request, jenkins.agentDatabase(),
+                    jenkins.agentConnectionLog());
             default -> HttpReply.sendError(404, "Not Found", path);
         };
     }
@@ -168,6 +205,14 @@ final class JenkinsRequestHandler implements HttpHandler {
         String inventory = jenkins.jobScheduleInventory();
         return inventory == null ? HttpReply.sendError(404, "Not Found", request.path())
                 : HttpReply.of(200, HttpReply.JSON, inventory);
+    }
+
+    // Issue 15 (hibernation): VarroaAction#doActivity, 404 (Stapler's) while the test set none.
+    private HttpReply activity(IncomingRequest request) {
+        return jenkins.lastUserRequestEpochMillis()
+                .map(millis -> HttpReply.of(200, HttpReply.JSON,
+                        JSON.createObjectNode().put("lastUserRequestEpochMillis", millis).toString()))
+                .orElseGet(() -> HttpReply.sendError(404, "Not Found", request.path()));
     }
 
     // RequirePOST.Processor: 405 with Allow before the action runs.
