@@ -26,7 +26,7 @@ import java.util.function.Function;
 /**
  * Plays a gateway on a real NATS where no mite runs: keeps its presence fresh, writes a controller's route with
  * the ObservedState a mite would report, and answers the commands the operator sends: desired state as applied,
- * replayed deliveries as Jenkins answered them (HTTP 200 unless told otherwise), recording each.
+ * replayed deliveries as Jenkins answered them (HTTP 200 unless told otherwise), recording each. Owns its connection.
  */
 public final class PlayedGateway implements AutoCloseable {
   public static final String ID = "gw-played";
@@ -100,5 +100,6 @@ public final class PlayedGateway implements AutoCloseable {
   public void close() throws Exception {
     beacon.shutdownNow();
     nats.closeDispatcher(dispatcher);
+    nats.close();
   }
 }
