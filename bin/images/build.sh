@@ -40,7 +40,9 @@ while read -r name module main runtime; do
   [[ -n ${base_of[$runtime]:-} ]] || base_of[$runtime]=$("$images_dir/base.sh" "$runtime" < /dev/null)
 done <<< "$rows"
 
-while read -r name module main runtime; do
+# One image: Jib builds and pushes it, and the pushed manifest is read back and compared.
+build_one() {
+  local name=$1 module=$2 main=$3 runtime=$4 out image
   out="$images_cache/images/$name"
   rm -rf "$out"
   mkdir -p "$out"
@@ -67,4 +69,22 @@ while read -r name module main runtime; do
   echo "$image" > "$out/pushed"
   printf '%s\n' "$module" "$main" "$runtime" "${base_of[$runtime]}" > "$out/inputs"
   say "$name pushed: $image@sha256:$built"
+}
+
+# Two images at a time (IMAGES_PARALLEL): each is a Maven run that mostly waits on its own JVM start and I/O.
+parallel=${IMAGES_PARALLEL:-2}
+failed=0
+running=0
+while read -r name module main runtime; do
+  if (( running >= parallel )); then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+  build_one "$name" "$module" "$main" "$runtime" < /dev/null &
+  running=$((running + 1))
 done <<< "$rows"
+while (( running > 0 )); do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+(( failed == 0 )) || die "an image did not build; see the messages above"

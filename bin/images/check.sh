@@ -121,6 +121,8 @@ while read -r name module main runtime; do
 done <<< "$rows"
 
 if [[ $rebuild == true ]]; then
+  # each runtime's base assembled again first, then the images rebuilt on them two at a time (IMAGES_PARALLEL);
+  # a rebuild writes its verdict to a file, since pass/fail in a background job would not reach this shell
   declare -A fresh_base
   while read -r name module main runtime; do
     out="$images_cache/images/$name"
@@ -135,21 +137,51 @@ if [[ $rebuild == true ]]; then
         fail "base-$runtime" "assembled again it is $(cat "${fresh_base[$runtime]}/digest"), the image was built on $(cat "$base_used/digest"): the base is not reproducible"
       fi
     fi
+  done <<< "$rows"
+
+  rebuild_one() {
+    local name=$1 module=$2 main=$3 runtime=$4 out again verdict
+    out="$images_cache/images/$name"
     again="$scratch/jib-$name"
+    verdict="$scratch/verdict-$name"
     mkdir -p "$again"
     mapfile -t properties < <(jib_properties "$name" "$module" "$main" "${fresh_base[$runtime]}/base.tar" "varroa/$name:$tag")
     if maven -q -pl "$module" "${scope[@]}" -Dmaven.test.skip=true package "$jib_plugin:buildTar" "${properties[@]}" \
          "-Djib.outputPaths.tar=$again/image.tar" "-Djib.outputPaths.digest=$again/digest" \
          "-Djib.baseImageCache=$again/cache/base" "-Djib.applicationCache=$again/cache/application"; then
       if [[ $(cat "$again/digest") == "$(cat "$out/digest")" ]]; then
-        pass "$name" "built again by Jib with empty caches on the base assembled again: the same digest $(cat "$out/digest")"
+        printf 'pass\tbuilt again by Jib with empty caches on the base assembled again: the same digest %s\n' \
+          "$(cat "$out/digest")" > "$verdict"
       else
-        fail "$name" "built again it is $(cat "$again/digest"), the pushed one is $(cat "$out/digest"): not reproducible (or the sources changed since 'make images')"
+        printf 'fail\tbuilt again it is %s, the pushed one is %s: not reproducible (or the sources changed since %s)\n' \
+          "$(cat "$again/digest")" "$(cat "$out/digest")" "'make images'" > "$verdict"
       fi
     else
-      fail "$name" "the rebuild with Jib failed"
+      printf 'fail\tthe rebuild with Jib failed\n' > "$verdict"
     fi
     rm -rf "$again"
+  }
+
+  parallel=${IMAGES_PARALLEL:-2}
+  running=0
+  while read -r name module main runtime; do
+    [[ -f $images_cache/images/$name/inputs ]] || continue
+    if (( running >= parallel )); then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    rebuild_one "$name" "$module" "$main" "$runtime" < /dev/null &
+    running=$((running + 1))
+  done <<< "$rows"
+  wait
+  while read -r name module main runtime; do
+    [[ -f $images_cache/images/$name/inputs ]] || continue
+    if [[ -f $scratch/verdict-$name ]]; then
+      IFS=$'\t' read -r outcome message < "$scratch/verdict-$name"
+      if [[ $outcome == pass ]]; then pass "$name" "$message"; else fail "$name" "$message"; fi
+    else
+      fail "$name" "the rebuild left no verdict"
+    fi
   done <<< "$rows"
 fi
 
