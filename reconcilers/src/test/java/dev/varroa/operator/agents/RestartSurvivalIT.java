@@ -206,13 +206,9 @@ class RestartSurvivalIT {
   }
 
   private void annotate(String name, String key, String value) {
-    client.resources(Controller.class).inNamespace(NS).withName(name).edit(c -> {
-      Map<String, String> annotations = new java.util.HashMap<>(
-          c.getMetadata().getAnnotations() == null ? Map.of() : c.getMetadata().getAnnotations());
-      annotations.put(key, value);
-      c.getMetadata().setAnnotations(annotations);
-      return c;
-    });
+    // a merge patch without resourceVersion: the operator writes status at the same time
+    client.resources(Controller.class).inNamespace(NS).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"" + key + "\":\"" + value + "\"}}}");
   }
 
   private ControllerStatus status(String name) {

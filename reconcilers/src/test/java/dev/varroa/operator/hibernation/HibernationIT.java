@@ -216,11 +216,10 @@ class HibernationIT {
     connectedAndIdle(admin, created);
     park(admin, id, service, "weekly");
 
-    admin.resources(Controller.class).inNamespace(NAMESPACE).withName("weekly")
-        .edit(c -> {
-          c.getMetadata().getAnnotations().put(ControllerAnnotations.WAKE, "2026-06-01T09:00");
-          return c;
-        });
+    // a merge patch without resourceVersion: the operator writes status at the same time
+    admin.resources(Controller.class).inNamespace(NAMESPACE).withName("weekly").patch(
+        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"" + ControllerAnnotations.WAKE + "\":\"2026-06-01T09:00\"}}}");
     Controller woken = awaitStatus(admin, "weekly", s -> s.hibernation.since == null);
     assertThat(woken.getStatus().hibernation.lastWakeSource).isEqualTo("annotation");
     assertThat(woken.getStatus().hibernation.lastWakeRequest).isEqualTo("2026-06-01T09:00");

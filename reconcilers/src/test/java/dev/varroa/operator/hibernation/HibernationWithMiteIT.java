@@ -119,10 +119,10 @@ class HibernationWithMiteIT {
 
     // idle for longer than 30 minutes; a label change starts the pass that sees it
     clock.advance(Duration.ofMinutes(31));
-    client.resources(Controller.class).inNamespace(NAMESPACE).withName("app").edit(c -> {
-      c.getMetadata().setLabels(java.util.Map.of("idle", "checked"));
-      return c;
-    });
+    // a merge patch without resourceVersion: the operator writes status at the same time
+    client.resources(Controller.class).inNamespace(NAMESPACE).withName("app").patch(
+        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+        "{\"metadata\":{\"labels\":{\"idle\":\"checked\"}}}");
     awaitStatus(client, s -> s.phase == ControllerStatus.Phase.Hibernated);
     await().atMost(DEADLINE).until(() -> client.apps().statefulSets().inNamespace(NAMESPACE).withName(service).get()
         .getSpec().getReplicas() == 0);
