@@ -8,7 +8,6 @@ import dev.varroa.operator.backup.ChannelQuietDown;
 import dev.varroa.operator.backup.QuietDown;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.MiteRoute;
-import dev.varroa.protocol.mite.v1.ObservedState;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.hibernation.HibernationSettings;
@@ -46,9 +45,13 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -78,7 +81,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private final QuietDown quietDown;
   /** Orphaned agent pods are looked for at most this often per Controller. */
   static final Duration ORPHAN_SWEEP_INTERVAL = Duration.ofMinutes(1);
-  private final java.util.Map<String, java.time.Instant> orphanSweeps = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Instant> orphanSweeps = new ConcurrentHashMap<>();
   private volatile Duration orphanGrace = OrphanAgentCollector.GRACE;
   private volatile Duration orphanSweepInterval = ORPHAN_SWEEP_INTERVAL;
   private final JenkinsHomeStep homes;
@@ -215,9 +218,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
         JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite(), parking.hibernated()), clock.instant());
     status.hibernation = hibernated.status();
     Optional<Duration> recheck = sooner(delivered.recheck(), hibernated.recheck());
-    recheck = sooner(recheck, collectOrphanAgents(client, controller, inputs.resolved().agents().namespace(), stsName));
+    Optional<MiteRoute> route = liveRoute(controller);
+    recheck = sooner(recheck, collectOrphanAgents(client, route, inputs.resolved().agents().namespace(), stsName));
     BackupStep.Outcome backup = new BackupStep(client, clock, quietDown).run(controller, inputs.resolved().backup(),
-        withHome, stsName, observed(controller));
+        withHome, stsName, route.map(MiteRoute::getObserved));
     status.backup = backup.status();
     backup.condition().ifPresentOrElse(c -> ControllerStatusAggregator.put(status, c, generation, clock.instant()),
         () -> status.conditions.removeIf(c -> Condition.BACKUP_FAILED.equals(c.type)));
@@ -248,6 +252,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     }
     homes.forget(controller);
     hibernation.forget(controller);
+    orphanSweeps.remove(stsName);
     activity.deleted(controller);
     return DeleteControl.defaultDelete();
   }
@@ -256,29 +261,24 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
    * Once Jenkins is back and the mite has reported its agent nodes, removes the agent pods whose node is gone; at
    * most once a minute per Controller, since it lists pods.
    */
-  private Optional<Duration> collectOrphanAgents(KubernetesClient client, Controller controller,
+  private Optional<Duration> collectOrphanAgents(KubernetesClient client, Optional<MiteRoute> route,
       String agentsNamespace, String stsName) {
-    if (channel == null) {
-      return Optional.empty();
-    }
-    Optional<MiteRoute> route = channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
-        controller.getMetadata().getName(), controller.getMetadata().getUid()));
     if (route.isEmpty() || !route.get().getObserved().getAgentNodesObserved()) {
       return Optional.empty();
     }
-    java.time.Instant now = clock.instant();
-    java.time.Instant connected = java.time.Instant.ofEpochMilli(route.get().getConnectedAtEpochMillis());
+    Instant now = clock.instant();
+    Instant connected = Instant.ofEpochMilli(route.get().getConnectedAtEpochMillis());
     if (connected.plus(orphanGrace).isAfter(now)) {
       // Jenkins came back only now: its agents get the grace to reconnect before anything is removed
       return Optional.of(Duration.between(now, connected.plus(orphanGrace)).plusSeconds(1));
     }
-    java.time.Instant last = orphanSweeps.get(stsName);
+    Instant last = orphanSweeps.get(stsName);
     if (last != null && last.plus(orphanSweepInterval).isAfter(now)) {
       return Optional.empty();
     }
     orphanSweeps.put(stsName, now);
     new OrphanAgentCollector(client, orphanGrace).collect(agentsNamespace, stsName,
-        java.util.Set.copyOf(route.get().getObserved().getAgentNodesList()),
+        Set.copyOf(route.get().getObserved().getAgentNodesList()),
         connected, now);
     return Optional.empty();
   }
@@ -290,13 +290,13 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     return this;
   }
 
-  /** What the mite last observed of Jenkins, while its stream is live. */
-  private Optional<ObservedState> observed(Controller controller) {
+  /** The mite's stream as the gateways report it, while it is live; empty without a control channel. */
+  private Optional<MiteRoute> liveRoute(Controller controller) {
     if (channel == null) {
       return Optional.empty();
     }
     return channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
-        controller.getMetadata().getName(), controller.getMetadata().getUid())).map(MiteRoute::getObserved);
+        controller.getMetadata().getName(), controller.getMetadata().getUid()));
   }
 
   private static Optional<Duration> sooner(Optional<Duration> a, Optional<Duration> b) {
