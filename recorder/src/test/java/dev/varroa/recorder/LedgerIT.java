@@ -76,16 +76,22 @@ class LedgerIT {
   }
 
   private static ControllerIdentity controller(String name) {
-    return new ControllerIdentity("team-a", name, UUID.randomUUID().toString());
+    return controller("team-a", name);
+  }
+
+  private static ControllerIdentity controller(String namespace, String name) {
+    return new ControllerIdentity(namespace, name, UUID.randomUUID().toString());
   }
 
   @Test
-  void grantsEachNumberOnceUnderConcurrentClaimsFromTwoControllers() throws Exception {
+  void grantsEachNumberOnceUnderConcurrentClaimsAndCountsEachControllerApart() throws Exception {
     String job = "team/app/" + UUID.randomUUID();
     ControllerIdentity eu = controller("ci-eu");
     ControllerIdentity us = controller("ci-us");
     int perController = 40;
     ExecutorService callers = Executors.newFixedThreadPool(16);
+    List<Long> euNumbers = new ArrayList<>();
+    List<Long> usNumbers = new ArrayList<>();
     try {
       List<Callable<ClaimDecision>> claims = new ArrayList<>();
       for (int i = 0; i < perController; i++) {
@@ -93,18 +99,20 @@ class LedgerIT {
         claims.add(() -> claim(eu, "eu-1", run, job));
         claims.add(() -> claim(us, "us-1", run, job));
       }
-      List<Long> numbers = new ArrayList<>();
-      for (Future<ClaimDecision> answer : callers.invokeAll(claims)) {
-        ClaimDecision decision = answer.get();
+      List<Future<ClaimDecision>> answers = callers.invokeAll(claims);
+      for (int i = 0; i < answers.size(); i++) {
+        ClaimDecision decision = answers.get(i).get();
         assertThat(decision.getDecision()).isEqualTo("granted");
         assertThat(decision.getCode()).isEqualTo("OK");
-        numbers.add(decision.getBuildNumber());
+        (i % 2 == 0 ? euNumbers : usNumbers).add(decision.getBuildNumber());
       }
-      assertThat(numbers).containsExactlyInAnyOrderElementsOf(
-          LongStream.rangeClosed(1, 2L * perController).boxed().toList());
     } finally {
       callers.shutdownNow();
     }
+    List<Long> oneToForty = LongStream.rangeClosed(1, perController).boxed().toList();
+    assertThat(euNumbers).containsExactlyInAnyOrderElementsOf(oneToForty);
+    assertThat(usNumbers).as("the same job on another controller counts on its own").containsExactlyInAnyOrderElementsOf(
+        oneToForty);
     // Both replicas answered: the queue group spread the claims.
     assertThat(rows.count("SELECT count(DISTINCT cluster) FROM claims WHERE job = ?", job)).isEqualTo(2);
   }
@@ -119,16 +127,56 @@ class LedgerIT {
     assertThat(first.getBuildNumber()).isEqualTo(1);
     assertThat(other.getBuildNumber()).isEqualTo(2);
     assertThat(again).isEqualTo(first);
-    // The same run id from another controller is another run.
-    assertThat(claim(controller("ci-2"), "eu-1", "run-1", job).getBuildNumber()).isEqualTo(3);
+    // The same run id from another controller is another run, counted on that controller.
+    assertThat(claim(controller("ci-2"), "eu-1", "run-1", job).getBuildNumber()).isEqualTo(1);
+  }
+
+  @Test
+  void twoControllersInDifferentNamespacesWithTheSameJobGetIndependentNumbersAndHolds() throws Exception {
+    String job = "team/app/" + UUID.randomUUID();
+    ControllerIdentity tenantA = controller("tenant-a", "ci");
+    ControllerIdentity tenantB = controller("tenant-b", "ci");
+    assertThat(claim(tenantA, "eu-1", "run-1", job).getBuildNumber()).isEqualTo(1);
+    assertThat(claim(tenantA, "eu-1", "run-2", job).getBuildNumber()).isEqualTo(2);
+    assertThat(claim(tenantB, "eu-1", "run-1", job).getBuildNumber())
+        .as("tenant B's first build of its own job of that name").isEqualTo(1);
+
+    rows.execute("INSERT INTO job_holds (cluster, namespace, controller_name, job, reason) VALUES (?, ?, ?, ?, ?)",
+        "eu-1", "tenant-a", "ci", job, "tenant A release freeze");
+    ClaimDecision heldA = claim(tenantA, "eu-1", "run-3", job);
+    assertThat(heldA.getDecision()).isEqualTo("refused");
+    assertThat(heldA.getReason()).isEqualTo("tenant A release freeze");
+    ClaimDecision freeB = claim(tenantB, "eu-1", "run-2", job);
+    assertThat(freeB.getDecision()).as("tenant A's hold does not reach tenant B").isEqualTo("granted");
+    assertThat(freeB.getBuildNumber()).isEqualTo(2);
+    assertThat(rows.count("SELECT count(*) FROM claims WHERE job = ? AND build_number = 2", job)).isEqualTo(2);
+
+    rows.execute("DELETE FROM job_holds WHERE job = ?", job);
+    assertThat(claim(tenantA, "eu-1", "run-3", job).getBuildNumber()).isEqualTo(3);
+  }
+
+  @Test
+  void anInstallationWideHoldAndStartNumberReachEveryController() throws Exception {
+    String job = "team/app/" + UUID.randomUUID();
+    ControllerIdentity tenantA = controller("tenant-a", "ci");
+    ControllerIdentity tenantB = controller("tenant-b", "ci");
+    // Written as before the keys named the controller: the columns default to the installation-wide row.
+    rows.execute("INSERT INTO build_numbers (job, next_number) VALUES (?, 42)", job);
+    assertThat(claim(tenantA, "eu-1", "run-1", job).getBuildNumber()).isEqualTo(42);
+    assertThat(claim(tenantB, "eu-1", "run-1", job).getBuildNumber()).isEqualTo(42);
+    assertThat(claim(tenantA, "eu-1", "run-2", job).getBuildNumber()).isEqualTo(43);
+
+    rows.execute("INSERT INTO job_holds (job, reason) VALUES (?, 'freeze everywhere')", job);
+    assertThat(claim(tenantA, "eu-1", "run-3", job).getReason()).isEqualTo("freeze everywhere");
+    assertThat(claim(tenantB, "eu-1", "run-2", job).getReason()).isEqualTo("freeze everywhere");
   }
 
   @Test
   void aHeldJobIsRefusedWithTheHoldsReason() throws Exception {
     String job = "team/app/" + UUID.randomUUID();
     ControllerIdentity controller = controller("ci");
-    rows.execute("INSERT INTO job_holds (job, reason, held_by) VALUES (?, ?, ?)", job,
-        "release freeze until Monday", "admin");
+    rows.execute("INSERT INTO job_holds (cluster, namespace, controller_name, job, reason, held_by) "
+        + "VALUES (?, ?, ?, ?, ?, ?)", "eu-1", "team-a", "ci", job, "release freeze until Monday", "admin");
     ClaimDecision refused = claim(controller, "eu-1", "run-1", job);
     assertThat(refused.getDecision()).isEqualTo("refused");
     assertThat(refused.getCode()).isEqualTo("OK");

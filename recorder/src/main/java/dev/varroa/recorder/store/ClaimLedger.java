@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The build-number ledger: decides a claim in one transaction. A job's next number sits in one row of
- * build_numbers, taken with UPDATE ... RETURNING (the row lock orders concurrent claims for the job, from any
- * controller or cluster); every grant is kept in claims, so the same run asking again gets the same number.
+ * The build-number ledger: decides a claim in one transaction. A job's next number on one controller (cluster,
+ * namespace, controller name) sits in one row of build_numbers, taken with UPDATE ... RETURNING (the row lock orders
+ * concurrent claims for the job on that controller); every grant is kept in claims, so the same run asking again gets
+ * the same number. Two controllers' jobs of the same name count and are held independently.
  */
 public final class ClaimLedger {
 
@@ -78,6 +79,8 @@ public final class ClaimLedger {
   private ClaimDecision decideInDatabase(LedgerClaim claim) throws SQLException {
     ControllerRef controller = claim.getController();
     ClaimRequest request = claim.getClaim();
+    JobKey key = new JobKey(claim.getCluster().isEmpty() ? defaultCluster : claim.getCluster(),
+        controller.getNamespace(), controller.getName(), request.getJob());
     try (Connection connection = database.getConnection()) {
       try {
         Optional<Long> granted = grantedBefore(connection, controller.getUid(), request.getRunId());
@@ -85,13 +88,13 @@ public final class ClaimLedger {
           connection.commit();
           return granted(granted.get());
         }
-        Optional<String> hold = hold(connection, request.getJob());
+        Optional<String> hold = hold(connection, key);
         if (hold.isPresent()) {
           connection.commit();
           return ClaimDecision.newBuilder().setDecision(REFUSED).setCode(CODE_OK).setReason(hold.get()).build();
         }
-        long number = takeNumber(connection, request.getJob());
-        if (!recordGrant(connection, claim, number)) {
+        long number = takeNumber(connection, key);
+        if (!recordGrant(connection, claim, key, number)) {
           // The same run asked twice at once and the other answer committed first: that number is the run's.
           connection.rollback();
           long theirs = grantedBefore(connection, controller.getUid(), request.getRunId())
@@ -130,38 +133,61 @@ public final class ClaimLedger {
     }
   }
 
-  private static Optional<String> hold(Connection connection, String job) throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement("SELECT reason FROM job_holds WHERE job = ?")) {
+  /** Where a job's numbers and holds live: the controller (cluster, namespace, name) and the job's full name. */
+  private record JobKey(String cluster, String namespace, String controllerName, String job) {
+    void bind(PreparedStatement statement, int first) throws SQLException {
+      statement.setString(first, cluster);
+      statement.setString(first + 1, namespace);
+      statement.setString(first + 2, controllerName);
+      statement.setString(first + 3, job);
+    }
+  }
+
+  // The controller's own hold, else an installation-wide one (empty cluster, namespace and controller_name).
+  private static Optional<String> hold(Connection connection, JobKey key) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement("""
+        SELECT reason FROM job_holds
+        WHERE ((cluster = ? AND namespace = ? AND controller_name = ?) OR cluster = '') AND job = ?
+        ORDER BY cluster DESC LIMIT 1""")) {
       select.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-      select.setString(1, job);
+      key.bind(select, 1);
       try (ResultSet row = select.executeQuery()) {
         return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
       }
     }
   }
 
-  private static long takeNumber(Connection connection, String job) throws SQLException {
-    try (PreparedStatement seed = connection.prepareStatement(
-        "INSERT INTO build_numbers (job, next_number) VALUES (?, 1) ON CONFLICT DO NOTHING")) {
+  // An installation-wide row (empty controller) is the job's floor on every controller: an admin's start number.
+  private static long takeNumber(Connection connection, JobKey key) throws SQLException {
+    try (PreparedStatement seed = connection.prepareStatement("""
+        INSERT INTO build_numbers (cluster, namespace, controller_name, job, next_number) VALUES (?, ?, ?, ?, 1)
+        ON CONFLICT DO NOTHING""")) {
       seed.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-      seed.setString(1, job);
+      key.bind(seed, 1);
       seed.executeUpdate();
     }
     try (PreparedStatement take = connection.prepareStatement("""
-        UPDATE build_numbers SET next_number = next_number + 1, updated_at = now()
-        WHERE job = ? RETURNING next_number - 1""")) {
+        UPDATE build_numbers own SET next_number = GREATEST(own.next_number, COALESCE((SELECT everywhere.next_number
+                FROM build_numbers everywhere
+                WHERE everywhere.cluster = '' AND everywhere.namespace = '' AND everywhere.controller_name = ''
+                  AND everywhere.job = own.job), 1)) + 1,
+            updated_at = now()
+        WHERE own.cluster = ? AND own.namespace = ? AND own.controller_name = ? AND own.job = ?
+        RETURNING own.next_number - 1""")) {
       take.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-      take.setString(1, job);
+      key.bind(take, 1);
       try (ResultSet row = take.executeQuery()) {
         if (!row.next()) {
-          throw new SQLException("build_numbers has no row for job " + job + " right after it was made");
+          throw new SQLException("build_numbers has no row for job " + key.job() + " on controller " + key.cluster()
+              + "/" + key.namespace() + "/" + key.controllerName() + " right after it was made");
         }
         return row.getLong(1);
       }
     }
   }
 
-  private boolean recordGrant(Connection connection, LedgerClaim claim, long number) throws SQLException {
+  private static boolean recordGrant(Connection connection, LedgerClaim claim, JobKey key, long number)
+      throws SQLException {
     try (PreparedStatement insert = connection.prepareStatement("""
         INSERT INTO claims (controller_uid, run_id, job, build_number, cluster, namespace, controller_name, queue_id)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -169,11 +195,11 @@ public final class ClaimLedger {
       insert.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
       insert.setString(1, claim.getController().getUid());
       insert.setString(2, claim.getClaim().getRunId());
-      insert.setString(3, claim.getClaim().getJob());
+      insert.setString(3, key.job());
       insert.setLong(4, number);
-      insert.setString(5, claim.getCluster().isEmpty() ? defaultCluster : claim.getCluster());
-      insert.setString(6, claim.getController().getNamespace());
-      insert.setString(7, claim.getController().getName());
+      insert.setString(5, key.cluster());
+      insert.setString(6, key.namespace());
+      insert.setString(7, key.controllerName());
       if (claim.getClaim().getQueueId() != 0) {
         insert.setLong(8, claim.getClaim().getQueueId());
       } else {
