@@ -112,6 +112,10 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 {{- end -}}
 
+{{- if $v.jenkinsLogin.clientSecret -}}
+{{- fail "jenkinsLogin.clientSecret is retired: Jenkins signs in as a public OIDC client with PKCE and holds no secret, since every tenant's Jenkins admin could read it (docs/identity.md); fix: remove jenkinsLogin.clientSecret, make the client public at your provider (the chart's Dex registers it so itself), list the Jenkins callbacks in jenkinsLogin.redirectURIs, and delete the old Secret and the client's old secret" -}}
+{{- end -}}
+
 {{- $rs := $v.recordStore -}}
 {{- $me := $rs.postgres.memberEndpoint -}}
 {{- if $rs.enabled -}}

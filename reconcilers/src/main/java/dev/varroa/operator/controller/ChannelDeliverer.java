@@ -4,8 +4,6 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.BootstrapTokenIssuer;
 import dev.varroa.operator.channel.ControlChannel;
-import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
-import dev.varroa.operator.render.JenkinsLogin;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.MiteRoute;
@@ -66,13 +64,6 @@ final class ChannelDeliverer {
         return new Delivered(null, Optional.empty(), secrets.problem());
       }
       Map<String, byte[]> secretFiles = new LinkedHashMap<>(secrets.values());
-      Optional<JenkinsLogin> realm = inputs.authorization().flatMap(JenkinsAuthorizationRenderer.Authorization::realm);
-      if (realm.isPresent()) {
-        Optional<String> missing = addClientSecret(client, caches, realm.get(), secretFiles);
-        if (missing.isPresent()) {
-          return new Delivered(null, Optional.empty(), missing);
-        }
-      }
       ConfigMap casc = objects.stream().filter(o -> o instanceof ConfigMap
           && o.getMetadata().getName().equals(input.names().cascConfigMap())).map(ConfigMap.class::cast)
           .findFirst().orElseThrow();
@@ -81,22 +72,6 @@ final class ChannelDeliverer {
     }
     return new Delivered(MiteObservations.of(route, delivery.lastResult(id), previous.miteStatus), recheck,
         Optional.empty());
-  }
-
-  /** The Jenkins login's client secret, from its Secret in the operator's namespace, as one more secret file. */
-  private static Optional<String> addClientSecret(KubernetesClient client, ControllerCaches caches, JenkinsLogin login,
-      Map<String, byte[]> values) {
-    Optional<Secret> secret = caches.secretValues().read(client, login.clientSecretNamespace(), login.clientSecretName());
-    byte[] value = secret.map(s -> MiteSecrets.value(s, login.clientSecretKey())).orElse(null);
-    if (value == null) {
-      return Optional.of("the Jenkins login's OIDC client secret is key " + login.clientSecretKey() + " of Secret "
-          + login.clientSecretName() + " in namespace " + login.clientSecretNamespace() + ", which "
-          + (secret.isEmpty() ? "does not exist" : "has no such key") + "; fix: create it with the client secret of "
-          + login.clientId() + ", or correct " + JenkinsLogin.ENV_CLIENT_SECRET_NAME + "/"
-          + JenkinsLogin.ENV_CLIENT_SECRET_KEY + " (chart values jenkinsLogin.clientSecret.name/key)");
-    }
-    values.put(JenkinsAuthorizationRenderer.CLIENT_SECRET_VARIABLE, value);
-    return Optional.empty();
   }
 
   void forget(Controller controller) {

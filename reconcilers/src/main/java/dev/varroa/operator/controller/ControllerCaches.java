@@ -252,11 +252,6 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
       return owners;
     }
     String name = secret.getMetadata().getName();
-    // the Jenkins login's client secret reaches every Controller a JenkinsRoleBinding renders the realm for
-    if (installation.jenkinsLogin().filter(l -> l.clientSecretName().equals(name)
-        && l.clientSecretNamespace().equals(secret.getMetadata().getNamespace())).isPresent()) {
-      return all();
-    }
     boolean inDefaults = listsSecret(defaults().map(d -> d.getSpec()).orElse(null), name);
     return controllers(c -> inNamespace(c, secret.getMetadata().getNamespace()) && c.getSpec() != null
         && (inDefaults || listsSecret(c.getSpec(), name) || (c.getSpec().classRef != null

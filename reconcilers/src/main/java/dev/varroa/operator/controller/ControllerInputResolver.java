@@ -117,15 +117,6 @@ final class ControllerInputResolver {
     Optional<JenkinsAuthorizationRenderer.Authorization> rendersAuthorization =
         authorization instanceof JenkinsAuthorizationRenderer.Rendered r ? Optional.of(r.authorization())
             : Optional.empty();
-    // the client secret travels as this variable: a Controller's own secret of that name would be overwritten
-    if (rendersAuthorization.flatMap(JenkinsAuthorizationRenderer.Authorization::realm).isPresent()) {
-      for (int i = 0; i < resolved.secrets().size(); i++) {
-        if (JenkinsAuthorizationRenderer.CLIENT_SECRET_VARIABLE.equals(resolved.secrets().get(i).name)) {
-          return new Blocked("spec.secrets[" + i + "].name is " + JenkinsAuthorizationRenderer.CLIENT_SECRET_VARIABLE
-              + ", the variable that carries the Jenkins login's OIDC client secret; fix: rename that secret variable");
-        }
-      }
-    }
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
         lookup.podTemplates(namespace), lookup.installation(), rendersAuthorization));
   }

@@ -30,8 +30,8 @@ public final class JenkinsAuthorizationRenderer {
   public static final String MATRIX_AUTH = "matrix-auth";
   public static final String ROLE_STRATEGY = "role-strategy";
   public static final String OIC_AUTH = "oic-auth";
-  /** The JCasC variable (a file the mite writes under /run/secrets) that holds the OIDC client secret. */
-  public static final String CLIENT_SECRET_VARIABLE = "VARROA_JENKINS_OIDC_CLIENT_SECRET";
+  /** A public client has no secret: oic-auth sends this (empty) one, which the provider's public client matches. */
+  static final String PUBLIC_CLIENT_SECRET = "";
   /** The Jenkins user a verified mite bearer token runs as (the plugin's VarroaIdentity.USER_ID). */
   public static final String VARROA_USER = "varroa";
   /** Not a DNS-1123 name, so no JenkinsRole can take the operator's own role-strategy role. */
@@ -221,14 +221,19 @@ public final class JenkinsAuthorizationRenderer {
     return role;
   }
 
-  /** oic-auth 4.x: endpoints from the provider's discovery document; the secret as a JCasC variable, never inline. */
+  /**
+   * oic-auth 4.x: endpoints from the provider's discovery document, a public client proving each code exchange with
+   * PKCE (S256). The empty secret is what a public client presents (oic-auth has no "none" method; Dex compares it
+   * with the public client's empty secret); every tenant's Jenkins admin reads this file, so it holds nothing secret.
+   */
   private static Map<String, Object> oidcRealm(JenkinsLogin login) {
     Map<String, Object> wellKnown = new LinkedHashMap<>();
     wellKnown.put("wellKnownOpenIDConfigurationUrl", login.wellKnownUrl());
     wellKnown.put("scopesOverride", login.scopes());
     Map<String, Object> realm = new LinkedHashMap<>();
     realm.put("clientId", login.clientId());
-    realm.put("clientSecret", "${" + CLIENT_SECRET_VARIABLE + "}");
+    realm.put("clientSecret", PUBLIC_CLIENT_SECRET);
+    realm.put("pkceEnabled", true);
     realm.put("serverConfiguration", Map.of("wellKnown", wellKnown));
     realm.put("userNameField", login.usernameClaim());
     realm.put("groupsFieldName", login.groupsClaim());

@@ -1,38 +1,32 @@
 package dev.varroa.operator.render;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * How people sign in to every Controller's Jenkins: the OpenID provider the operator is configured with
  * (chart: {@code jenkinsLogin.*}), rendered as the oic-auth security realm next to the JenkinsRoleBindings.
- * The client secret stays in its Secret in the operator's namespace; only the mite receives its value.
+ * Jenkins signs in as a public client with PKCE: every tenant's Jenkins admin can read what the realm holds, so it
+ * holds no client secret (a shared one would let any tenant act as every tenant's Jenkins at the provider).
  *
  * @param issuer the provider's issuer URL, or its well-known configuration URL
- * @param clientId the OIDC client Jenkins signs in with
- * @param clientSecretNamespace the operator's namespace, where the client secret's Secret is
- * @param clientSecretName the Secret holding the client secret
- * @param clientSecretKey the key of that Secret
+ * @param clientId the public OIDC client Jenkins signs in with
  * @param usernameClaim the claim Jenkins takes as the user name (JenkinsRoleBinding subjects of kind User)
  * @param groupsClaim the claim Jenkins takes the groups from (subjects of kind Group)
  * @param scopes the scopes Jenkins asks for, space-separated
  */
-public record JenkinsLogin(String issuer, String clientId, String clientSecretNamespace, String clientSecretName,
-    String clientSecretKey, String usernameClaim, String groupsClaim, String scopes) {
+public record JenkinsLogin(String issuer, String clientId, String usernameClaim, String groupsClaim, String scopes) {
   public static final String ENV_ISSUER = "VARROA_JENKINS_OIDC_ISSUER";
   public static final String ENV_CLIENT_ID = "VARROA_JENKINS_OIDC_CLIENT_ID";
-  public static final String ENV_CLIENT_SECRET_NAME = "VARROA_JENKINS_OIDC_CLIENT_SECRET_NAME";
-  public static final String ENV_CLIENT_SECRET_KEY = "VARROA_JENKINS_OIDC_CLIENT_SECRET_KEY";
   public static final String ENV_USERNAME_CLAIM = "VARROA_JENKINS_OIDC_USERNAME_CLAIM";
   public static final String ENV_GROUPS_CLAIM = "VARROA_JENKINS_OIDC_GROUPS_CLAIM";
   public static final String ENV_SCOPES = "VARROA_JENKINS_OIDC_SCOPES";
-  /** The operator's namespace, set by the chart from the pod's own metadata. */
-  public static final String ENV_NAMESPACE = "POD_NAMESPACE";
-  public static final String DEFAULT_NAMESPACE = "varroa-system";
+  /** Named the confidential client's Secret before issue 24; set now, the operator refuses to start. */
+  static final List<String> RETIRED_SECRET_VARIABLES = List.of("VARROA_JENKINS_OIDC_CLIENT_SECRET_NAME",
+      "VARROA_JENKINS_OIDC_CLIENT_SECRET_KEY");
   public static final String DEFAULT_CLIENT_ID = "varroa-jenkins";
-  public static final String DEFAULT_CLIENT_SECRET_NAME = "varroa-jenkins-oidc";
-  public static final String DEFAULT_CLIENT_SECRET_KEY = "client-secret";
   /** The same claims the dashboard reads (VARROA_OIDC_USERNAME_CLAIM, VARROA_OIDC_GROUPS_CLAIM), so subjects mean one thing. */
   public static final String DEFAULT_USERNAME_CLAIM = "email";
   public static final String DEFAULT_GROUPS_CLAIM = "groups";
@@ -53,17 +47,26 @@ public record JenkinsLogin(String issuer, String clientId, String clientSecretNa
     }
   }
 
-  /** The settings, or empty when no issuer is set: then Varroa renders no security realm. */
+  /**
+   * The settings, or empty when no issuer is set: then Varroa renders no security realm. A variable that named the
+   * old client secret is refused, so an installation never believes Jenkins still authenticates with one.
+   */
   public static Optional<JenkinsLogin> fromEnv(Map<String, String> env) {
+    for (String retired : RETIRED_SECRET_VARIABLES) {
+      if (!value(env, retired, "").isEmpty()) {
+        throw new IllegalArgumentException(retired + " is set, but Jenkins signs in as a public OIDC client with PKCE"
+            + " and holds no client secret (every tenant's Jenkins admin could read it); fix: unset " + retired
+            + " (chart: remove jenkinsLogin.clientSecret), make client " + value(env, ENV_CLIENT_ID, DEFAULT_CLIENT_ID)
+            + " public at the provider, and delete the old secret there (docs/identity.md)");
+      }
+    }
     String issuer = value(env, ENV_ISSUER, "");
     if (issuer.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(new JenkinsLogin(issuer, value(env, ENV_CLIENT_ID, DEFAULT_CLIENT_ID),
-        value(env, ENV_NAMESPACE, DEFAULT_NAMESPACE), value(env, ENV_CLIENT_SECRET_NAME, DEFAULT_CLIENT_SECRET_NAME),
-        value(env, ENV_CLIENT_SECRET_KEY, DEFAULT_CLIENT_SECRET_KEY), value(env, ENV_USERNAME_CLAIM,
-        DEFAULT_USERNAME_CLAIM), value(env, ENV_GROUPS_CLAIM, DEFAULT_GROUPS_CLAIM), value(env, ENV_SCOPES,
-        DEFAULT_SCOPES)));
+        value(env, ENV_USERNAME_CLAIM, DEFAULT_USERNAME_CLAIM), value(env, ENV_GROUPS_CLAIM, DEFAULT_GROUPS_CLAIM),
+        value(env, ENV_SCOPES, DEFAULT_SCOPES)));
   }
 
   /** The provider's discovery document, which oic-auth reads its endpoints from. */

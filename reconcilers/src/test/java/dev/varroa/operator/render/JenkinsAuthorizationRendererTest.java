@@ -22,7 +22,7 @@ class JenkinsAuthorizationRendererTest {
           - {id: oic-auth, version: "4.482.v1140b_fe87a_33"}
       """;
   private static final JenkinsLogin LOGIN = new JenkinsLogin("https://dex.example.com/dex", "varroa-jenkins",
-      "varroa-system", "varroa-jenkins-oidc", "client-secret", "email", "groups", "openid profile email groups");
+      "email", "groups", "openid profile email groups");
 
   private static final JenkinsRole READER = role("reader", "permissions: [Overall/Read, Job/Read]");
   private static final JenkinsRole ADMIN = role("admin", "permissions: [Overall/Administer]");
@@ -82,17 +82,19 @@ class JenkinsAuthorizationRendererTest {
   }
 
   @Test
-  void rendersTheOidcRealmWithTheClientSecretAsAVariable() {
+  void rendersTheOidcRealmAsAPublicClientWithPkceAndNoSecret() {
     JenkinsAuthorizationRenderer.Authorization authorization = rendered(request(List.of(
         binding("readers", "reader", "[{kind: Group, name: devs}]", null)), Optional.of(LOGIN)));
 
     Map<String, Object> realm = map(map(jenkins(authorization).get("securityRealm")).get("oic"));
+    // every tenant's Jenkins admin reads this realm: no secret, not even a variable for one
     assertThat(realm).containsEntry("clientId", "varroa-jenkins")
-        .containsEntry("clientSecret", "${VARROA_JENKINS_OIDC_CLIENT_SECRET}")
+        .containsEntry("clientSecret", "").containsEntry("pkceEnabled", true)
         .containsEntry("userNameField", "email").containsEntry("groupsFieldName", "groups")
         .containsEntry("serverConfiguration", Map.of("wellKnown", Map.of(
             "wellKnownOpenIDConfigurationUrl", "https://dex.example.com/dex/.well-known/openid-configuration",
             "scopesOverride", "openid profile email groups")));
+    assertThat(authorization.yaml()).doesNotContain("${");
     assertThat(authorization.realm()).contains(LOGIN);
     assertThat(authorization.paths()).containsExactlyInAnyOrder("jenkins.securityRealm", "jenkins.authorizationStrategy");
   }
