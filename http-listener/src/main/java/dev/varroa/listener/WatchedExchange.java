@@ -57,10 +57,10 @@ final class WatchedExchange extends HttpExchange {
     return result;
   }
 
-  WatchedRequestBody.BodyTimeoutException timedOut(String phase, Duration limit, Exception cause) {
+  ClientTimeoutException timedOut(String phase, Duration limit, Exception cause) {
     LOG.warn("event=http_request_timed_out listener={} phase={} limit_ms={} remote={} path={}", listener, phase,
         limit.toMillis(), remoteHost(), exchange.getRequestURI().getRawPath());
-    WatchedRequestBody.BodyTimeoutException timeout = new WatchedRequestBody.BodyTimeoutException(
+    ClientTimeoutException timeout = new ClientTimeoutException(
         "the client did not send the request " + phase + " within " + limit.toMillis() + " ms; connection closed");
     if (cause != null) {
       timeout.initCause(cause);

@@ -2,7 +2,6 @@ package dev.varroa.listener;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 /** A request body whose every read has a deadline: the next bytes within the idle time, all of them within the body time. */
@@ -51,12 +50,5 @@ final class WatchedRequestBody extends InputStream {
       body.close();
       return 0;
     });
-  }
-
-  /** Raised when a body read outlives its deadline. */
-  static final class BodyTimeoutException extends SocketTimeoutException {
-    BodyTimeoutException(String message) {
-      super(message);
-    }
   }
 }
