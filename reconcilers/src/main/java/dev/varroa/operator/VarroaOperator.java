@@ -1,8 +1,8 @@
 package dev.varroa.operator;
 
 import dev.varroa.api.v1alpha1.Controller;
-import dev.varroa.listener.LimitedHttpServer;
-import dev.varroa.listener.ListenerLimits;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;

@@ -3,7 +3,7 @@ package dev.varroa.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.varroa.listener.ListenerLimits;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.testfixtures.http.StalledClients;
 
 import java.net.URI;

@@ -1,8 +1,8 @@
 package dev.varroa.recorder;
 
 import com.sun.net.httpserver.HttpExchange;
-import dev.varroa.listener.LimitedHttpServer;
-import dev.varroa.listener.ListenerLimits;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

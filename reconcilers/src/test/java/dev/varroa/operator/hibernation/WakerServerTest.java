@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
-import dev.varroa.listener.ListenerLimits;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.protocol.mite.v1.Header;
 import dev.varroa.testfixtures.http.StalledClients;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.varroa.listener.ListenerLimits;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.operator.hooks.ProviderDeliveries.Delivery;
 import dev.varroa.testfixtures.http.StalledClients;
 import java.io.ByteArrayInputStream;

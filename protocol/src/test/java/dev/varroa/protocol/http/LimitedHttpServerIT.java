@@ -1,4 +1,4 @@
-package dev.varroa.listener;
+package dev.varroa.protocol.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

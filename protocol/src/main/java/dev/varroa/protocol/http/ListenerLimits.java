@@ -1,4 +1,4 @@
-package dev.varroa.listener;
+package dev.varroa.protocol.http;
 
 import java.time.Duration;
 

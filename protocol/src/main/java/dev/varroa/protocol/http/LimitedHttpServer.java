@@ -1,4 +1,4 @@
-package dev.varroa.listener;
+package dev.varroa.protocol.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
