@@ -1,13 +1,12 @@
 package dev.varroa.mite;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,19 +20,16 @@ final class HealthListener implements AutoCloseable {
 
   static final String READY_PATH = "/readyz";
   static final String HEALTH_PATH = "/healthz";
-  /** Probes answer at once; two threads keep one slow client from delaying the other probe. */
-  static final int THREADS = 2;
+  /** Probes answer at once; a client that stops sending holds one of these threads for the header time at most. */
+  static final ListenerLimits LIMITS = ListenerLimits.PROBES;
 
   private static final Logger LOG = LoggerFactory.getLogger(HealthListener.class);
 
-  private final HttpServer server;
-  private final ExecutorService threads = Executors.newFixedThreadPool(THREADS,
-      GatewayChannels.daemonThreads("mite-health"));
+  private final LimitedHttpServer server;
 
   HealthListener(int port, BooleanSupplier ready) throws IOException {
-    server = HttpServer.create(new InetSocketAddress("0.0.0.0", port), 0);
-    server.setExecutor(threads);
-    server.createContext("/", exchange -> {
+    server = LimitedHttpServer.bind("mite-health", new InetSocketAddress("0.0.0.0", port), LIMITS);
+    server.route("/", exchange -> {
       try (exchange) {
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
@@ -59,7 +55,7 @@ final class HealthListener implements AutoCloseable {
   }
 
   int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   private static void answer(HttpExchange exchange, int status, String body) throws IOException {
@@ -78,7 +74,6 @@ final class HealthListener implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
+    server.close();
   }
 }

@@ -5,7 +5,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.protocol.builds.v1.BuildEvent;
 import dev.varroa.protocol.builds.v1.ClaimDecision;
 import dev.varroa.protocol.builds.v1.ClaimRequest;
@@ -27,7 +28,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -63,6 +63,13 @@ final class LoopbackListener implements AutoCloseable {
   static final int CLAIM_THREADS = 8;
   static final int DRAIN_THREADS = 2;
   static final int LOG_THREADS = 4;
+  /**
+   * Reading a request (line, headers, routing) holds one of the dispatch threads; a client that stops sending is cut
+   * off after the header time, and a body that stops or trickles after the body times, so builds that reach
+   * 127.0.0.1 cannot stall the plugin's events, claims or the drain.
+   */
+  static final ListenerLimits LIMITS = ListenerLimits.DELIVERIES.withBodyTime(Duration.ofSeconds(10),
+      Duration.ofSeconds(60));
 
   private static final Logger LOG = LoggerFactory.getLogger(LoopbackListener.class);
   private static final String JSON_TYPE = "application/json";
@@ -76,9 +83,8 @@ final class LoopbackListener implements AutoCloseable {
   private final LogAppendRelay logs;
   private final BuildDrain drain;
   private final Clock clock;
-  private final HttpServer server;
   // routing is quick; the routes' work runs on their own pools
-  private final ExecutorService dispatch = Executors.newFixedThreadPool(2, GatewayChannels.daemonThreads("mite-loopback"));
+  private final LimitedHttpServer server;
   private final ExecutorService eventThreads = pool(EVENT_THREADS, "mite-loopback-events");
   private final ExecutorService claimThreads = pool(CLAIM_THREADS, "mite-loopback-claims");
   private final ExecutorService drainThreads = pool(DRAIN_THREADS, "mite-loopback-drain");
@@ -98,14 +104,13 @@ final class LoopbackListener implements AutoCloseable {
     this.logs = logs;
     this.drain = drain;
     this.clock = clock;
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(HOST), port), 0);
-    server.setExecutor(dispatch);
-    server.createContext("/", this::dispatch);
+    server = LimitedHttpServer.bind("mite-loopback", new InetSocketAddress(InetAddress.getByName(HOST), port), LIMITS);
+    server.route("/", this::dispatch);
     server.start();
   }
 
   int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   private void dispatch(HttpExchange exchange) {
@@ -388,8 +393,7 @@ final class LoopbackListener implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    dispatch.shutdownNow();
+    server.close();
     eventThreads.shutdownNow();
     claimThreads.shutdownNow();
     drainThreads.shutdownNow();

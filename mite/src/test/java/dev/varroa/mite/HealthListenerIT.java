@@ -1,6 +1,10 @@
 package dev.varroa.mite;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.varroa.testfixtures.http.StalledClients;
+import java.time.Duration;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,4 +52,17 @@ class HealthListenerIT {
     assertThat(call("POST", "/drain").statusCode()).isEqualTo(404);
     assertThat(call("GET", "/drain").statusCode()).isEqualTo(404);
   }
+
+  @Test
+  void probesAnswerWhileClientsHoldHalfSentRequestsAndTheyAreCutOff() throws Exception {
+    listener = new HealthListener(0, () -> true);
+
+    try (StalledClients stalled = StalledClients.open(listener.port(), HealthListener.LIMITS.threads() - 1,
+        StalledClients.HALF_HEADERS)) {
+      assertThat(StalledClients.statusOf("http://127.0.0.1:" + listener.port() + "/readyz", Duration.ofSeconds(1)))
+          .isEqualTo(200);
+      await().atMost(HealthListener.LIMITS.requestHeaderTime().plusSeconds(3)).until(stalled::allClosedByServer);
+    }
+  }
+
 }

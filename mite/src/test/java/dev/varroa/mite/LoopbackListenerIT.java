@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.testfixtures.http.StalledClients;
 import dev.varroa.testfixtures.jenkins.JenkinsFixture;
 import dev.varroa.testfixtures.jenkins.RunningBuild;
 import java.net.URI;
@@ -167,4 +168,29 @@ class LoopbackListenerIT {
 
     assertThat(answer.body()).startsWith("{\"buildsLeft\":0,\"waitedSeconds\":0,\"timedOut\":false}");
   }
+
+  @Test
+  void answersWhileClientsHoldHalfSentRequestsAndCutsThemOff() throws Exception {
+    listen(client, Duration.ofSeconds(5));
+    String halfHeaders = "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+
+    try (StalledClients stalled = StalledClients.open(listener.port(), LoopbackListener.LIMITS.threads() - 1,
+        halfHeaders)) {
+      assertThat(post("/v1/events", "{}", null).statusCode()).isEqualTo(401);
+      await().atMost(LoopbackListener.LIMITS.requestHeaderTime().plusSeconds(3)).until(stalled::allClosedByServer);
+    }
+  }
+
+  @Test
+  void cutsOffAnEventBatchWhoseBodyStops() throws Exception {
+    listen(client, Duration.ofSeconds(5));
+    String halfBody = "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+        + "\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"events\":[";
+
+    try (StalledClients stalled = StalledClients.open(listener.port(), 1, halfBody)) {
+      await().atMost(LoopbackListener.LIMITS.bodyIdleTime().plusSeconds(3)).until(stalled::allClosedByServer);
+    }
+    assertThat(post("/v1/events", "{\"events\":[]}", token).statusCode()).isEqualTo(200);
+  }
+
 }

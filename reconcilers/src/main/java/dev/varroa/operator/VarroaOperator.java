@@ -1,7 +1,8 @@
 package dev.varroa.operator;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
@@ -82,7 +83,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final ControlChannel channel;
   private final KubernetesClient client;
   private final ActivityPublisher activity;
-  private HttpServer http;
+  private LimitedHttpServer http;
   private WebhookReceiver webhooks;
   private WakerServer waker;
   private SharedIndexInformer<Controller> wakerControllers;
@@ -237,15 +238,15 @@ public final class VarroaOperator implements AutoCloseable {
 
   /** Serves /healthz, /readyz and /metrics on the port (0 picks a free one); returns the port. */
   public int serveHttp(int port) throws IOException {
-    http = HttpServer.create(new InetSocketAddress(port), 0);
-    http.createContext("/healthz", exchange -> respond(exchange, 200, "ok\n"));
-    http.createContext("/readyz", exchange -> {
+    http = LimitedHttpServer.bind("operator-http", new InetSocketAddress(port), ListenerLimits.PROBES);
+    http.route("/healthz", exchange -> respond(exchange, 200, "ok\n"));
+    http.route("/readyz", exchange -> {
       boolean ready = operator.getRuntimeInfo().allEventSourcesAreHealthy();
       respond(exchange, ready ? 200 : 503, ready ? "ok\n" : "event sources not healthy\n");
     });
-    http.createContext("/metrics", exchange -> respond(exchange, 200, registry.scrape()));
+    http.route("/metrics", exchange -> respond(exchange, 200, registry.scrape()));
     http.start();
-    return http.getAddress().getPort();
+    return http.port();
   }
 
   /**
@@ -313,7 +314,7 @@ public final class VarroaOperator implements AutoCloseable {
       }
     }
     if (http != null) {
-      http.stop(0);
+      http.close();
     }
     if (webhooks != null) {
       webhooks.close();

@@ -1,7 +1,8 @@
 package dev.varroa.operator;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -13,27 +14,28 @@ import java.nio.charset.StandardCharsets;
  * endpoint takes the port.
  */
 final class WaitingHealthEndpoint implements AutoCloseable {
-  private final HttpServer server;
+  private final LimitedHttpServer server;
 
-  private WaitingHealthEndpoint(HttpServer server) {
+  private WaitingHealthEndpoint(LimitedHttpServer server) {
     this.server = server;
   }
 
   static WaitingHealthEndpoint serve(int port, String waitingFor) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-    server.createContext("/healthz", exchange -> respond(exchange, 200, "ok\n"));
-    server.createContext("/readyz", exchange -> respond(exchange, 503, "waiting for " + waitingFor + "\n"));
+    LimitedHttpServer server = LimitedHttpServer.bind("operator-waiting", new InetSocketAddress(port),
+        ListenerLimits.PROBES);
+    server.route("/healthz", exchange -> respond(exchange, 200, "ok\n"));
+    server.route("/readyz", exchange -> respond(exchange, 503, "waiting for " + waitingFor + "\n"));
     server.start();
     return new WaitingHealthEndpoint(server);
   }
 
   int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 
   private static void respond(HttpExchange exchange, int code, String body) throws IOException {

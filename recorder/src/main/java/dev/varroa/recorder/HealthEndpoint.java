@@ -1,7 +1,8 @@
 package dev.varroa.recorder;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -15,12 +16,12 @@ import java.util.function.Supplier;
  */
 final class HealthEndpoint implements AutoCloseable {
 
-  private final HttpServer server;
+  private final LimitedHttpServer server;
 
   /** @param notReady empty when ready, else what the recorder waits for */
   HealthEndpoint(int port, Supplier<Optional<String>> notReady) throws IOException {
-    server = HttpServer.create(new InetSocketAddress(port), 0);
-    server.createContext("/", exchange -> {
+    server = LimitedHttpServer.bind("recorder-health", new InetSocketAddress(port), ListenerLimits.PROBES);
+    server.route("/", exchange -> {
       try (exchange) {
         String method = exchange.getRequestMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -41,7 +42,7 @@ final class HealthEndpoint implements AutoCloseable {
   }
 
   int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   private static void answer(HttpExchange exchange, int status, String body) throws IOException {
@@ -59,6 +60,6 @@ final class HealthEndpoint implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 }

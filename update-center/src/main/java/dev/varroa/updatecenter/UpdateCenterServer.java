@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.updatecenter.archive.CorruptArchiveException;
 import dev.varroa.updatecenter.archive.PluginArchive;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -44,6 +46,12 @@ public final class UpdateCenterServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UpdateCenterServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String DOWNLOAD_PREFIX = "/download/plugins/";
+  /**
+   * Jenkins and jenkins-plugin-cli download in parallel, hence the threads; an imported archive may be large and come
+   * over a slow link, hence the body times, which still cut off an upload that stops.
+   */
+  static final ListenerLimits LIMITS = new ListenerLimits(Duration.ofSeconds(10), Duration.ofSeconds(60),
+      Duration.ofMinutes(30), 8, 64);
 
   private final UpdateCenterSettings settings;
   private final PluginSync sync;
@@ -54,7 +62,7 @@ public final class UpdateCenterServer implements AutoCloseable {
     thread.setDaemon(true);
     return thread;
   });
-  private HttpServer http;
+  private LimitedHttpServer http;
 
   public UpdateCenterServer(UpdateCenterSettings settings) {
     this.settings = settings;
@@ -74,13 +82,8 @@ public final class UpdateCenterServer implements AutoCloseable {
     } finally {
       syncing.unlock();
     }
-    http = HttpServer.create(new InetSocketAddress(settings.port()), 0);
-    http.setExecutor(Executors.newFixedThreadPool(8, r -> {
-      Thread thread = new Thread(r, "update-center-http");
-      thread.setDaemon(true);
-      return thread;
-    }));
-    http.createContext("/", this::handle);
+    http = LimitedHttpServer.bind("update-center-http", new InetSocketAddress(settings.port()), LIMITS);
+    http.route("/", this::handle);
     http.start();
     long every = settings.syncInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::scheduledSync, 0, every, TimeUnit.MILLISECONDS);
@@ -91,7 +94,7 @@ public final class UpdateCenterServer implements AutoCloseable {
   }
 
   public int port() {
-    return http.getAddress().getPort();
+    return http.port();
   }
 
   /** What is served now. */
@@ -239,7 +242,7 @@ public final class UpdateCenterServer implements AutoCloseable {
   public void close() {
     scheduler.shutdownNow();
     if (http != null) {
-      http.stop(0);
+      http.close();
     }
   }
 }

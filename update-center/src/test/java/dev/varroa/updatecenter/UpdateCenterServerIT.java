@@ -1,9 +1,11 @@
 package dev.varroa.updatecenter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.testfixtures.http.StalledClients;
 import dev.varroa.testfixtures.updatesite.FixturePlugin;
 import dev.varroa.testfixtures.updatesite.UpdateSiteFixture;
 import dev.varroa.updatecenter.archive.PluginExport;
@@ -17,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -149,6 +152,18 @@ class UpdateCenterServerIT {
     server.syncNow();
 
     assertThat(json("/status.json").path("held").findValuesAsText("id")).containsExactly("credentials");
+  }
+
+  @Test
+  void answersWhileClientsHoldHalfSentRequestsAndCutsThemOff() throws Exception {
+    start(settings());
+
+    try (StalledClients stalled = StalledClients.open(server.port(), UpdateCenterServer.LIMITS.threads() - 1,
+        StalledClients.HALF_HEADERS)) {
+      assertThat(StalledClients.statusOf("http://127.0.0.1:" + server.port() + "/healthz", Duration.ofSeconds(1)))
+          .isEqualTo(200);
+      await().atMost(UpdateCenterServer.LIMITS.requestHeaderTime().plusSeconds(3)).until(stalled::allClosedByServer);
+    }
   }
 
   @Test

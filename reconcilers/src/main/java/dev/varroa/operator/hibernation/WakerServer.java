@@ -3,8 +3,9 @@ package dev.varroa.operator.hibernation;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import dev.varroa.operator.hooks.BoundedBody;
-import com.sun.net.httpserver.HttpServer;
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.protocol.mite.v1.Header;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,8 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,16 +44,14 @@ public final class WakerServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Logger LOG = LoggerFactory.getLogger(WakerServer.class);
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final LimitedHttpServer server;
   private final Supplier<List<Controller>> controllers;
   private final WakeRequestStore store;
   private final Clock clock;
 
-  private WakerServer(HttpServer server, ExecutorService executor, Supplier<List<Controller>> controllers,
-      WakeRequestStore store, Clock clock) {
+  private WakerServer(LimitedHttpServer server, Supplier<List<Controller>> controllers, WakeRequestStore store,
+      Clock clock) {
     this.server = server;
-    this.executor = executor;
     this.controllers = controllers;
     this.store = store;
     this.clock = clock;
@@ -67,28 +64,22 @@ public final class WakerServer implements AutoCloseable {
    */
   public static WakerServer start(int port, Supplier<List<Controller>> controllers, WakeRequestStore store,
       Clock clock) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-    ExecutorService executor = Executors.newFixedThreadPool(THREADS, runnable -> {
-      Thread thread = new Thread(runnable, "waker");
-      thread.setDaemon(true);
-      return thread;
-    });
-    WakerServer waker = new WakerServer(server, executor, controllers, store, clock);
-    server.createContext("/", waker::handle);
-    server.setExecutor(executor);
+    LimitedHttpServer server = LimitedHttpServer.bind("waker", new InetSocketAddress(port),
+        ListenerLimits.DELIVERIES.withThreads(THREADS));
+    WakerServer waker = new WakerServer(server, controllers, store, clock);
+    server.route("/", waker::handle);
     server.start();
     LOG.info("event=waker_listening port={}", waker.port());
     return waker;
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 
   private void handle(HttpExchange exchange) throws IOException {

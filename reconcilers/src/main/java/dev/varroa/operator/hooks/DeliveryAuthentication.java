@@ -44,6 +44,11 @@ final class DeliveryAuthentication {
     return MessageDigest.isEqual(sha256(secret), sha256(presented.getBytes(StandardCharsets.UTF_8)));
   }
 
+  /** The lowercase hex SHA-256 of the bytes, to remember a body by. */
+  static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(sha256(bytes));
+  }
+
   private static byte[] sha256(byte[] bytes) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(bytes);

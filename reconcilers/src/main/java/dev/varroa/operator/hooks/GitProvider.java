@@ -14,7 +14,7 @@ import java.util.Set;
  * headers, and Gitea GitHub's, so the most specific comes first.
  */
 public enum GitProvider {
-  FORGEJO("Forgejo", "X-Forgejo-Event", Set.of("push"), "X-Forgejo-Signature") {
+  FORGEJO("Forgejo", "X-Forgejo-Event", Set.of("push"), "X-Forgejo-Signature", "X-Forgejo-Delivery") {
     @Override
     boolean authentic(String credential, byte[] body, byte[] secret) {
       return DeliveryAuthentication.signatureMatches(secret, body, credential);
@@ -25,7 +25,7 @@ public enum GitProvider {
       return giteaShaped(this, root);
     }
   },
-  GITEA("Gitea", "X-Gitea-Event", Set.of("push"), "X-Gitea-Signature") {
+  GITEA("Gitea", "X-Gitea-Event", Set.of("push"), "X-Gitea-Signature", "X-Gitea-Delivery") {
     @Override
     boolean authentic(String credential, byte[] body, byte[] secret) {
       return DeliveryAuthentication.signatureMatches(secret, body, credential);
@@ -36,7 +36,8 @@ public enum GitProvider {
       return giteaShaped(this, root);
     }
   },
-  GITLAB("GitLab", "X-Gitlab-Event", Set.of("Push Hook", "Tag Push Hook"), "X-Gitlab-Token") {
+  GITLAB("GitLab", "X-Gitlab-Event", Set.of("Push Hook", "Tag Push Hook"), "X-Gitlab-Token",
+      "X-Gitlab-Event-UUID") {
     @Override
     boolean authentic(String credential, byte[] body, byte[] secret) {
       return DeliveryAuthentication.tokenMatches(secret, credential);
@@ -51,7 +52,8 @@ public enum GitProvider {
           List.of(ref));
     }
   },
-  BITBUCKET_SERVER("Bitbucket Server", "X-Event-Key", Set.of("repo:refs_changed"), "X-Hub-Signature") {
+  BITBUCKET_SERVER("Bitbucket Server", "X-Event-Key", Set.of("repo:refs_changed"), "X-Hub-Signature",
+      "X-Request-Id") {
     @Override
     boolean authentic(String credential, byte[] body, byte[] secret) {
       return DeliveryAuthentication.signatureMatches(secret, body, withoutPrefix(credential));
@@ -77,7 +79,7 @@ public enum GitProvider {
       return new GitPush(this, requireUrls(urls, "repository.links.clone[].href"), refs);
     }
   },
-  GITHUB("GitHub", "X-GitHub-Event", Set.of("push"), "X-Hub-Signature-256") {
+  GITHUB("GitHub", "X-GitHub-Event", Set.of("push"), "X-Hub-Signature-256", "X-GitHub-Delivery") {
     @Override
     boolean authentic(String credential, byte[] body, byte[] secret) {
       return DeliveryAuthentication.signatureMatches(secret, body, withoutPrefix(credential));
@@ -100,12 +102,15 @@ public enum GitProvider {
   private final String eventHeader;
   private final Set<String> pushEvents;
   private final String credentialHeader;
+  private final String deliveryHeader;
 
-  GitProvider(String displayName, String eventHeader, Set<String> pushEvents, String credentialHeader) {
+  GitProvider(String displayName, String eventHeader, Set<String> pushEvents, String credentialHeader,
+      String deliveryHeader) {
     this.displayName = displayName;
     this.eventHeader = eventHeader;
     this.pushEvents = pushEvents;
     this.credentialHeader = credentialHeader;
+    this.deliveryHeader = deliveryHeader;
   }
 
   /** The provider whose event header the delivery carries, most specific first. */
@@ -137,6 +142,11 @@ public enum GitProvider {
 
   public String credentialHeader() {
     return credentialHeader;
+  }
+
+  /** The header carrying the delivery's unique id (unsigned: a replay is also recognised by its body). */
+  public String deliveryHeader() {
+    return deliveryHeader;
   }
 
   public boolean isPush(String event) {

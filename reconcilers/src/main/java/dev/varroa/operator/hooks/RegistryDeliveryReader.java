@@ -61,6 +61,19 @@ public final class RegistryDeliveryReader {
     return new RegistryPush(tags);
   }
 
+  /** The ids of the envelope's events, each unique to one event; none when the body is no envelope. */
+  static List<String> eventIds(byte[] body) {
+    List<String> ids = new ArrayList<>();
+    try {
+      for (JsonNode event : PayloadJson.read(null, body).path("events")) {
+        PayloadJson.text(event, "id").ifPresent(ids::add);
+      }
+    } catch (MalformedPayloadException e) {
+      // an accepted delivery was parsed already; a body that is no envelope has no ids to remember
+    }
+    return ids;
+  }
+
   private static Optional<String> hostOf(Optional<String> url) {
     try {
       return url.map(URI::create).map(URI::getRawAuthority);

@@ -1,18 +1,20 @@
 package dev.varroa.operator.hooks;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.protocol.http.LimitedHttpServer;
+import dev.varroa.protocol.http.ListenerLimits;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,34 +30,33 @@ public final class WebhookReceiver implements AutoCloseable {
   public static final String REGISTRY_PATH = "/hooks/registry";
   /** Larger deliveries are refused unread; a push of a few commits is a few KiB, and the interval still catches a huge one. */
   public static final int MAX_BODY_BYTES = 1024 * 1024;
-  private static final int THREADS = 2;
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookReceiver.class);
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final LimitedHttpServer server;
   private final WebhookSecret secret;
   private final PushTargets targets;
+  private final SeenDeliveries seen;
 
-  private WebhookReceiver(HttpServer server, ExecutorService executor, WebhookSecret secret, PushTargets targets) {
+  private WebhookReceiver(LimitedHttpServer server, WebhookSecret secret, PushTargets targets, SeenDeliveries seen) {
     this.server = server;
-    this.executor = executor;
+    this.seen = seen;
     this.secret = secret;
     this.targets = targets;
   }
 
   /** Listens on the port (0 picks a free one) on every interface, as the metrics endpoint does. */
   public static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-    ExecutorService executor = Executors.newFixedThreadPool(THREADS, runnable -> {
-      Thread thread = new Thread(runnable, "webhook-receiver");
-      thread.setDaemon(true);
-      return thread;
-    });
-    WebhookReceiver receiver = new WebhookReceiver(server, executor, secret, targets);
-    server.createContext(GIT_PATH, exchange -> receiver.handle(exchange, Route.GIT));
-    server.createContext(REGISTRY_PATH, exchange -> receiver.handle(exchange, Route.REGISTRY));
-    server.setExecutor(executor);
+    return start(port, secret, targets, ListenerLimits.DELIVERIES, Clock.systemUTC());
+  }
+
+  /** As {@link #start(int, WebhookSecret, PushTargets)}, with the listener's limits and the clock of the replay window. */
+  public static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets, ListenerLimits limits,
+      Clock clock) throws IOException {
+    LimitedHttpServer server = LimitedHttpServer.bind("webhooks", new InetSocketAddress(port), limits);
+    WebhookReceiver receiver = new WebhookReceiver(server, secret, targets, new SeenDeliveries(clock));
+    server.route(GIT_PATH, exchange -> receiver.handle(exchange, Route.GIT));
+    server.route(REGISTRY_PATH, exchange -> receiver.handle(exchange, Route.REGISTRY));
     server.start();
     LOG.info("event=webhooks_listening port={} paths={},{}", receiver.port(), GIT_PATH, REGISTRY_PATH);
     SecretLookup atStart = secret.current();
@@ -66,13 +67,12 @@ public final class WebhookReceiver implements AutoCloseable {
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 
   private void handle(HttpExchange exchange, Route route) throws IOException {
@@ -133,12 +133,21 @@ public final class WebhookReceiver implements AutoCloseable {
       return new Reply(202, Map.of("ignored", ignored.reason()));
     }
     PushNotice notice = ((Verdict.Accepted) verdict).notice();
+    Optional<String> replayed = seen.seenBefore(route.deliveryKeys(exchange, body));
+    if (replayed.isPresent()) {
+      // 202, not an error: senders such as a registry retry any other answer, and re-sending changes nothing
+      LOG.warn("event=delivery_replayed path={} status=202 remote={} key=\"{}\" notice=\"{}\"", path, remote,
+          replayed.get(), notice.describe());
+      return new Reply(202, Map.of("ignored", "this delivery was already received in the last "
+          + SeenDeliveries.WINDOW.toMinutes() + " minutes; nothing re-checked"));
+    }
     Rechecks rechecks = recheck(notice);
     LOG.info("event=push_received path={} status=202 notice=\"{}\" rechecked_bundles={} rechecked_catalog_sources={}",
         path, notice.describe(), String.join(",", rechecks.bundleNames()), String.join(",", rechecks.catalogSourceNames()));
+    // counts only: the caller may be anyone who holds a delivery, and object names stay in the operator's log
     Map<String, Object> rechecked = new LinkedHashMap<>();
-    rechecked.put("composedBundles", rechecks.bundleNames());
-    rechecked.put("catalogSources", rechecks.catalogSourceNames());
+    rechecked.put("composedBundles", rechecks.bundleNames().size());
+    rechecked.put("catalogSources", rechecks.catalogSourceNames().size());
     return new Reply(202, Map.of("rechecked", rechecked));
   }
 
@@ -165,11 +174,23 @@ public final class WebhookReceiver implements AutoCloseable {
       Verdict read(HttpExchange exchange, byte[] body, byte[] secret) {
         return GitDeliveryReader.read(exchange.getRequestHeaders(), body, secret);
       }
+
+      @Override
+      List<String> deliveryIds(HttpExchange exchange, byte[] body) {
+        return GitProvider.of(exchange.getRequestHeaders())
+            .map(provider -> exchange.getRequestHeaders().getFirst(provider.deliveryHeader()))
+            .filter(id -> !id.isBlank()).map(id -> List.of(id.strip())).orElse(List.of());
+      }
     },
     REGISTRY(REGISTRY_PATH) {
       @Override
       Verdict read(HttpExchange exchange, byte[] body, byte[] secret) {
         return RegistryDeliveryReader.read(exchange.getRequestHeaders(), body, secret);
+      }
+
+      @Override
+      List<String> deliveryIds(HttpExchange exchange, byte[] body) {
+        return RegistryDeliveryReader.eventIds(body);
       }
     };
 
@@ -180,6 +201,17 @@ public final class WebhookReceiver implements AutoCloseable {
     }
 
     abstract Verdict read(HttpExchange exchange, byte[] body, byte[] secret);
+
+    /** The ids the sender gives this delivery (a Git host's delivery header, a registry's event ids). */
+    abstract List<String> deliveryIds(HttpExchange exchange, byte[] body);
+
+    /** What a replay shares with the original: its ids, and its body, which alone the signature covers. */
+    List<String> deliveryKeys(HttpExchange exchange, byte[] body) {
+      List<String> keys = new ArrayList<>();
+      deliveryIds(exchange, body).forEach(id -> keys.add(name() + " delivery " + id));
+      keys.add(name() + " body sha256:" + DeliveryAuthentication.sha256Hex(body));
+      return keys;
+    }
   }
 
   /** A status and the JSON body answering it. */

@@ -1,10 +1,13 @@
 package dev.varroa.operator.hibernation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.protocol.mite.v1.Header;
+import dev.varroa.testfixtures.http.StalledClients;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -238,4 +242,19 @@ class WakerServerTest {
     @Override public URI uri() { return null; }
     @Override public HttpClient.Version version() { return HttpClient.Version.HTTP_1_1; }
   }
+
+  @Test
+  void answersWhileClientsHoldHalfSentRequestsAndCutsThemOff() throws Exception {
+    start();
+    ListenerLimits limits = ListenerLimits.DELIVERIES;
+    String halfHeaders = "POST /github-webhook/ HTTP/1.1\r\nHost: jenkins.example.com\r\n";
+
+    try (StalledClients stalled = StalledClients.open(waker.port(), limits.threads() - 1, halfHeaders)) {
+      assertThat(StalledClients.statusOf("http://127.0.0.1:" + waker.port() + "/", Duration.ofSeconds(1)))
+          .isEqualTo(404);
+      await().atMost(limits.requestHeaderTime().plusSeconds(3)).until(stalled::allClosedByServer);
+    }
+    assertThat(store.kept).isEmpty();
+  }
+
 }

@@ -149,7 +149,7 @@ class GitPushWebhookIT {
     HttpResponse<String> signed = post(ProviderDeliveries.github("push", pushBody(repo, "refs/heads/main"), SECRET));
 
     assertThat(signed.statusCode()).as(signed.body()).isEqualTo(202);
-    assertThat(signed.body()).contains("\"composedBundles\":[\"hooks/team-a\"]");
+    assertThat(signed.body()).contains("\"composedBundles\":1").doesNotContain("team-a");
     await().atMost(PUSH_DEADLINE).until(() -> !before.equals(digest(client, "team-a")));
     assertThat(bundle(client, "team-a").getStatus().inputs.get(0).revision).isEqualTo("main@sha1:" + moved);
     await().atMost(DEADLINE).until(() -> pushEvents(client, "team-a") == 1);
@@ -166,7 +166,7 @@ class GitPushWebhookIT {
     HttpResponse<String> response = post(ProviderDeliveries.github("push", pushBody(repo, "refs/heads/feature"), SECRET));
 
     assertThat(response.statusCode()).isEqualTo(202);
-    assertThat(response.body()).contains("\"composedBundles\":[]");
+    assertThat(response.body()).contains("\"composedBundles\":0");
   }
 
   @Test
