@@ -33,6 +33,19 @@ class ApiValidationIT {
             "spec.inputs[0].oci.ref", "exactly one of tag, semver or digest"),
         bundleInput("git url with an unsupported scheme", "{git: {url: 'ftp://g/x.git', ref: {branch: main}}}",
             "spec.inputs[0].git.url", "should match"),
+        bundleInput("git url that reads the operator's disk", "{git: {url: 'file:///var/cache/varroa/git', ref: {branch: main}}}",
+            "spec.inputs[0].git.url", "should match"),
+        bundleInput("git url that is a local path", "{git: {url: '/srv/git/team-a.git', ref: {branch: main}}}",
+            "spec.inputs[0].git.url", "should match"),
+        bundleInput("scp-like git address", "{git: {url: 'git@github.com:org/repo.git', ref: {branch: main}}}",
+            "spec.inputs[0].git.url", "should match"),
+        object("catalog source that reads the operator's disk", """
+            apiVersion: varroa.dev/v1alpha1
+            kind: CatalogSource
+            metadata: {name: local, namespace: default}
+            spec:
+              git: {url: 'file:///srv/git/catalog.git', ref: {branch: main}}
+            """, "spec.git.url", "should match"),
         bundleInput("commit that is not 40 hex digits", "{git: {url: 'https://g/x.git', ref: {commit: abc123}}}",
             "spec.inputs[0].git.ref.commit", "should match"),
         bundleInput("oci digest without sha256", "{oci: {url: 'oci://r/x', ref: {digest: 'md5:abc'}}}",
@@ -130,7 +143,9 @@ class ApiValidationIT {
   void acceptsTheGoodNeighboursOfTheBadObjects(KubeApiServer kube) {
     KubernetesClient client = kube.client();
     for (Arguments good : new Arguments[] {
-        bundleInput("", "{git: {url: 'ssh://git@g/x.git', ref: {commit: '" + "0".repeat(40) + "'}}}", "", ""),
+        bundle("", "{inputs: [{git: {url: 'ssh://git@g/x.git', ref: {commit: '" + "0".repeat(40) + "'}}},"
+            + " {git: {url: 'http://127.0.0.1:8080/git/x.git', ref: {branch: main}}},"
+            + " {git: {url: 'https://g/x.git', ref: {tag: v1}}}]}", "", ""),
         bundleInput("", "{oci: {url: 'oci://r/x', ref: {digest: 'sha256:" + "a".repeat(64) + "'}}}", "", ""),
         controller("", "{reconciliation: {drainTimeoutSeconds: 0}, powerState: Stopped, ingress: {enabled: false}}", "", ""),
         updateCenter("", "{managed: {storage: {size: 20Gi}, upstream: {url: 'https://updates.jenkins.io/current/update-center.json'}}}",

@@ -54,6 +54,8 @@ import java.util.stream.Stream;
 public final class BundleRenderBenchmark {
   /** Cold composes that warm the JVM before the measured ones: JIT compilation mostly stops after about 30. */
   private static final int COLD_WARMUP_RUNS = 30;
+  /** The namespace the inputs are read for (one tenant: the Git cache is keyed by it). */
+  private static final String TENANT = "bench";
   private static final int COLD_RUNS = 9;
   private static final int OLD_COLD_RUNS = 5;
   private static final int WARM_RUNS = 30;
@@ -217,9 +219,13 @@ public final class BundleRenderBenchmark {
   private static ColdCompose coldCompose(Path caches, OciBundleSource oci, FluxArtifactSource flux,
       ExecutorService sourceCalls, ComposeRequest request) throws Exception {
     Path cache = caches.resolve("cache-" + coldComposes++);
-    SourceInputResolver sources = new SourceInputResolver(new GitBundleSource(cache, SourceLimits.DEFAULTS), oci,
-        flux, SourceObjects.none());
+    SourceInputResolver sources = new SourceInputResolver(localGit(cache), oci, flux, SourceObjects.none(TENANT));
     return ColdCompose.run(sources, sourceCalls, request);
+  }
+
+  // The repositories are local (file://), which only an offline reader may read, as varroactl does.
+  private static GitBundleSource localGit(Path cache) {
+    return new GitBundleSource(cache, SourceLimits.DEFAULTS, GitBundleSource.FileUrls.ALLOWED);
   }
 
   /** The folder of the last cold compose, whose cache the checks and the render measurements read. */
@@ -237,8 +243,7 @@ public final class BundleRenderBenchmark {
   private static List<ResolvedInput> resolvedInputs(ComposeRequest request, Path warmCache, OciBundleSource oci,
       FluxArtifactSource flux) throws BundleException {
     List<ResolvedInput> resolved = new ArrayList<>();
-    SourceInputResolver resolver = new SourceInputResolver(new GitBundleSource(warmCache, SourceLimits.DEFAULTS),
-        oci, flux, SourceObjects.none());
+    SourceInputResolver resolver = new SourceInputResolver(localGit(warmCache), oci, flux, SourceObjects.none(TENANT));
     for (int i = 0; i < request.inputs().size(); i++) {
       var ref = InputRefs.of(i, request.inputs().get(i));
       resolved.add(resolver.fetch(ref, request.inputs().get(i), resolver.currentRevision(ref, request.inputs().get(i))));

@@ -10,8 +10,9 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class GitSource {
   @Required
-  @Pattern("^(https?|ssh|file)://.+$")
-  @JsonPropertyDescription("Repository URL: https://, http://, ssh:// or file://.")
+  @Pattern("^(https?|ssh)://.+$")
+  @JsonPropertyDescription("Repository URL: https://, http:// or ssh://. file:// and local paths are refused in the"
+      + " cluster (they would read the operator's disk); varroactl reads file:// offline.")
   public String url;
 
   @Required

@@ -12,6 +12,7 @@ import dev.varroa.bundle.ResolvedInput;
 import dev.varroa.bundle.SourceUnavailableException;
 import dev.varroa.bundle.source.FluxArtifact;
 import dev.varroa.bundle.source.FluxArtifactSource;
+import dev.varroa.bundle.source.GitAccess;
 import dev.varroa.bundle.source.GitBundleSource;
 import dev.varroa.bundle.source.GitRevision;
 import dev.varroa.bundle.source.OciBundleSource;
@@ -37,7 +38,7 @@ public final class SourceInputResolver implements InputSource {
   @Override
   public String currentRevision(InputRef ref, BundleInput input) throws BundleException {
     if (input.git != null) {
-      return git.resolveRevision(ref, input.git, credentials.git(ref, input.git.secretRef)).revision();
+      return git.resolveRevision(ref, input.git, gitAccess(ref, input.git)).revision();
     }
     if (input.oci != null) {
       return oci.resolveRevision(ref, input.oci, credentials.oci(ref, input.oci.secretRef)).revision();
@@ -52,7 +53,7 @@ public final class SourceInputResolver implements InputSource {
   @Override
   public ResolvedInput fetch(InputRef ref, BundleInput input, String revision) throws BundleException {
     if (input.git != null) {
-      return git.fetch(ref, input.git, GitRevision.parse(revision), credentials.git(ref, input.git.secretRef));
+      return git.fetch(ref, input.git, GitRevision.parse(revision), gitAccess(ref, input.git));
     }
     if (input.oci != null) {
       return oci.fetch(ref, input.oci, OciRevision.parse(revision), credentials.oci(ref, input.oci.secretRef));
@@ -63,6 +64,12 @@ public final class SourceInputResolver implements InputSource {
     CatalogLocation location = catalogLocation(ref, input.catalogItem.name);
     ResolvedInput item = fetch(ref, location.asInput(), revision);
     return new ResolvedInput(ref, revision, item.files());
+  }
+
+  // The namespace and Secret go with the credentials: the Git cache keeps each reader's fetches apart.
+  private GitAccess gitAccess(InputRef ref, GitSource spec) throws BundleException {
+    return new GitAccess(objects.namespace(), spec.secretRef == null ? null : spec.secretRef.name,
+        credentials.git(ref, spec.secretRef));
   }
 
   private FluxArtifact fluxArtifact(InputRef ref, BundleInput input) throws SourceUnavailableException {

@@ -13,6 +13,12 @@ import java.util.Optional;
  * informer caches, varroactl from the files given with -f.
  */
 public interface SourceObjects {
+  /**
+   * The namespace these objects are read from: the tenant the Git cache keeps apart from the others.
+   * varroactl, which has no cluster, answers a name of its own.
+   */
+  String namespace();
+
   Optional<CatalogItem> catalogItem(String name);
 
   Optional<CatalogSource> catalogSource(String name);
@@ -26,9 +32,14 @@ public interface SourceObjects {
   /** The data of a Secret, keys to decoded bytes; empty when there is no such Secret. */
   Optional<Map<String, byte[]>> secret(String name);
 
-  /** No objects at all: enough for bundles of public Git and OCI inputs. */
-  static SourceObjects none() {
+  /** No objects at all in {@code namespace}: enough for bundles of public Git and OCI inputs. */
+  static SourceObjects none(String namespace) {
     return new SourceObjects() {
+      @Override
+      public String namespace() {
+        return namespace;
+      }
+
       @Override
       public Optional<CatalogItem> catalogItem(String name) {
         return Optional.empty();

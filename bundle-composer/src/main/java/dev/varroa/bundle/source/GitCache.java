@@ -17,9 +17,10 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
- * One bare repository per remote URL under the cache directory ({@code git/<hash of the URL>.git}),
- * holding shallow commits fetched so far. One operation at a time per URL in this process; the cache
- * is not meant to be shared between processes.
+ * One bare repository per key under the cache directory ({@code git/<hash of the key>.git}), holding
+ * shallow commits fetched so far; the caller's key names the URL and the reader, so readers never
+ * share a folder. One operation at a time per key in this process; the cache is not meant to be
+ * shared between processes.
  */
 final class GitCache {
   private final Path root;
@@ -34,12 +35,12 @@ final class GitCache {
     T apply(Repository repository) throws BundleException, SourceUnavailableException, IOException;
   }
 
-  Path directoryFor(String url) {
-    return root.resolve(Sha256.digest(url.getBytes(StandardCharsets.UTF_8)).substring("sha256:".length(), 39) + ".git");
+  Path directoryFor(String key) {
+    return root.resolve(Sha256.digest(key.getBytes(StandardCharsets.UTF_8)).substring("sha256:".length(), 39) + ".git");
   }
 
-  <T> T withRepository(String url, Work<T> work) throws BundleException, SourceUnavailableException, IOException {
-    Path directory = directoryFor(url);
+  <T> T withRepository(String key, Work<T> work) throws BundleException, SourceUnavailableException, IOException {
+    Path directory = directoryFor(key);
     ReentrantLock lock = locks.computeIfAbsent(directory, d -> new ReentrantLock());
     lock.lock();
     try (Repository repository = open(directory)) {

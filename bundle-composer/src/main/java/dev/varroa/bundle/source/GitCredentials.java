@@ -8,7 +8,7 @@ import java.util.Objects;
  */
 public sealed interface GitCredentials {
 
-  /** No credentials: public repositories and file:// URLs. */
+  /** No credentials: public repositories (and file:// URLs, offline). */
   static GitCredentials none() {
     return None.INSTANCE;
   }

@@ -16,6 +16,11 @@ final class InvalidInput {
     return new BundleException(new BundleProblem(BundleProblem.Kind.INVALID, input.describe(), file, null, message, fix));
   }
 
+  /** A field of the input's spec is wrong, e.g. {@code url}: the message names the field too. */
+  static BundleException field(InputRef input, String field, String message, String fix) {
+    return new BundleException(new BundleProblem(BundleProblem.Kind.INVALID, input.describe(), null, field, message, fix));
+  }
+
   /** A limit was exceeded: names it, its value, and both ways out. */
   static BundleException limit(InputRef input, LimitExceededException e) {
     return exception(input, e.file(), e.getMessage(),

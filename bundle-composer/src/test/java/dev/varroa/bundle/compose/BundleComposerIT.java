@@ -45,7 +45,7 @@ class BundleComposerIT {
     url = git.httpUrl(name);
     SourceLimits limits = SourceLimits.DEFAULTS;
     composer = new BundleComposer(new SourceInputResolver(new GitBundleSource(cache, limits),
-        new OciBundleSource(limits), new FluxArtifactSource(limits), SourceObjects.none()));
+        new OciBundleSource(limits), new FluxArtifactSource(limits), SourceObjects.none("ci")));
   }
 
   private ComposeRequest request() {

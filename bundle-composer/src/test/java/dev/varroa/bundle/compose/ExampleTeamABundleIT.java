@@ -139,6 +139,11 @@ class ExampleTeamABundleIT {
   /** Namespace ci as the operator sees it once the demo has applied the examples and indexed the catalog. */
   private static final class ExampleClusterObjects implements SourceObjects {
     @Override
+    public String namespace() {
+      return ExampleBundleSources.NAMESPACE;
+    }
+
+    @Override
     public Optional<CatalogItem> catalogItem(String name) {
       // What CatalogSourceReconciler writes for the folder items/<name>/ of the CatalogSource platform.
       CatalogItem item = new CatalogItem();

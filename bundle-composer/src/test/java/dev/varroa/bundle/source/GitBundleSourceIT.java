@@ -34,6 +34,9 @@ class GitBundleSourceIT {
   static final GitServerExtension GIT = new GitServerExtension();
   private static final AtomicInteger NAMES = new AtomicInteger();
 
+  private static final String TENANT = "tenant-a";
+  private static final GitAccess ANONYMOUS = GitAccess.anonymous(TENANT);
+
   @TempDir
   Path cache;
 
@@ -41,14 +44,19 @@ class GitBundleSourceIT {
     return new GitBundleSource(cache, SourceLimits.DEFAULTS);
   }
 
+  private static GitAccess reader(GitCredentials credentials) {
+    return new GitAccess(TENANT, "git-credentials", credentials);
+  }
+
   @Test
-  void resolvesABranchOverFileUrlAndReadsItsFolder() throws Exception {
+  void resolvesABranchOverFileUrlOfflineAndReadsItsFolder() throws Exception {
     GitRepository repo = repository();
     String commit = repo.commit(Map.of("teams/a/plugins.yaml", "plugins: []", "teams/a/jcasc/base.yaml", "jenkins: {}",
         "teams/b/plugins.yaml", "other"), "bundles");
     GitSource spec = Inputs.git(repo.fileUrl(), "branch", "main", "teams/a");
 
-    ResolvedInput resolved = source().resolve(Inputs.ref(spec), spec, GitCredentials.none());
+    ResolvedInput resolved = new GitBundleSource(cache, SourceLimits.DEFAULTS, GitBundleSource.FileUrls.ALLOWED)
+        .resolve(Inputs.ref(spec), spec, ANONYMOUS);
 
     assertThat(resolved.revision()).isEqualTo("main@sha1:" + commit);
     assertThat(resolved.files().files()).containsOnlyKeys("plugins.yaml", "jcasc/base.yaml");
@@ -64,7 +72,7 @@ class GitBundleSourceIT {
     repo.commit(Map.of("plugins.yaml", "v2"), "two");
     GitSource spec = Inputs.git(repo.httpUrl(), "tag", "v1.0.0", null);
 
-    ResolvedInput resolved = source().resolve(Inputs.ref(spec), spec, GitCredentials.none());
+    ResolvedInput resolved = source().resolve(Inputs.ref(spec), spec, ANONYMOUS);
 
     assertThat(tagObject).isNotEqualTo(tagged);
     assertThat(resolved.revision()).isEqualTo("v1.0.0@sha1:" + tagged);
@@ -82,7 +90,7 @@ class GitBundleSourceIT {
     repo.tag("v2.0.0", v200);
     GitSource spec = Inputs.git(repo.httpUrl(), "semver", ">=1.2.0 <2.0.0", null);
 
-    ResolvedInput resolved = source().resolve(Inputs.ref(spec), spec, GitCredentials.none());
+    ResolvedInput resolved = source().resolve(Inputs.ref(spec), spec, ANONYMOUS);
 
     assertThat(resolved.revision()).isEqualTo("1.10.0@sha1:" + v1100);
     assertThat(text(resolved, "plugins.yaml")).isEqualTo("1.10.0");
@@ -96,8 +104,8 @@ class GitBundleSourceIT {
     GitSource nowhere = Inputs.git("http://127.0.0.1:" + LoopbackPort.pickFree() + "/nothing.git", "commit", first, null);
     GitSource spec = Inputs.git(repo.httpUrl(), "commit", first, null);
 
-    GitRevision offline = source().resolveRevision(Inputs.ref(nowhere), nowhere, GitCredentials.none());
-    ResolvedInput resolved = source().fetch(Inputs.ref(spec), spec, offline, GitCredentials.none());
+    GitRevision offline = source().resolveRevision(Inputs.ref(nowhere), nowhere, ANONYMOUS);
+    ResolvedInput resolved = source().fetch(Inputs.ref(spec), spec, offline, ANONYMOUS);
 
     assertThat(offline.revision()).isEqualTo("sha1:" + first);
     assertThat(text(resolved, "plugins.yaml")).isEqualTo("first");
@@ -111,15 +119,15 @@ class GitBundleSourceIT {
       GitSource spec = Inputs.git(proxy.url(repo.httpUrl()), "branch", "main", "teams/a");
       GitBundleSource source = source();
 
-      GitRevision initial = source.resolveRevision(Inputs.ref(spec), spec, GitCredentials.none());
-      source.fetch(Inputs.ref(spec), spec, initial, GitCredentials.none());
+      GitRevision initial = source.resolveRevision(Inputs.ref(spec), spec, ANONYMOUS);
+      source.fetch(Inputs.ref(spec), spec, initial, ANONYMOUS);
       assertThat(proxy.gitConnections()).as("first ls-remote and fetch").isEqualTo(2);
       Path cacheRepo = onlyCacheRepository();
       List<Path> packsBefore = packs(cacheRepo);
 
       proxy.reset();
-      GitRevision unchanged = source.resolveRevision(Inputs.ref(spec), spec, GitCredentials.none());
-      ResolvedInput again = source.fetch(Inputs.ref(spec), spec, unchanged, GitCredentials.none());
+      GitRevision unchanged = source.resolveRevision(Inputs.ref(spec), spec, ANONYMOUS);
+      ResolvedInput again = source.fetch(Inputs.ref(spec), spec, unchanged, ANONYMOUS);
       assertThat(unchanged).isEqualTo(initial);
       assertThat(proxy.gitConnections()).as("an unchanged branch costs the ls-remote only").isEqualTo(1);
       assertThat(packs(cacheRepo)).isEqualTo(packsBefore);
@@ -128,8 +136,8 @@ class GitBundleSourceIT {
       String skipped = repo.commit(Map.of("teams/a/plugins.yaml", "second"), "second");
       String third = repo.commit(Map.of("teams/a/plugins.yaml", "third"), "third");
       proxy.reset();
-      GitRevision moved = source.resolveRevision(Inputs.ref(spec), spec, GitCredentials.none());
-      ResolvedInput fetched = source.fetch(Inputs.ref(spec), spec, moved, GitCredentials.none());
+      GitRevision moved = source.resolveRevision(Inputs.ref(spec), spec, ANONYMOUS);
+      ResolvedInput fetched = source.fetch(Inputs.ref(spec), spec, moved, ANONYMOUS);
 
       assertThat(moved.revision()).isEqualTo("main@sha1:" + third);
       assertThat(text(fetched, "plugins.yaml")).isEqualTo("third");
@@ -150,9 +158,9 @@ class GitBundleSourceIT {
   void readsFilesFromTheObjectDatabaseWithoutAWorkTree() throws Exception {
     GitRepository repo = repository();
     repo.commit(Map.of("teams/a/plugins.yaml", "p"), "one");
-    GitSource spec = Inputs.git(repo.fileUrl(), "branch", "main", "teams/a");
+    GitSource spec = Inputs.git(repo.httpUrl(), "branch", "main", "teams/a");
 
-    source().resolve(Inputs.ref(spec), spec, GitCredentials.none());
+    source().resolve(Inputs.ref(spec), spec, ANONYMOUS);
 
     Path cacheRepo = onlyCacheRepository();
     assertThat(cacheRepo.resolve("HEAD")).exists();
@@ -172,8 +180,8 @@ class GitBundleSourceIT {
     GitSource basicSpec = Inputs.git(basic.httpUrl(), "branch", "main", null);
     GitSource tokenSpec = Inputs.git(token.httpUrl(), "branch", "main", null);
 
-    ResolvedInput viaBasic = source().resolve(Inputs.ref(basicSpec), basicSpec, new GitCredentials.Basic("reader", "s3cret"));
-    ResolvedInput viaToken = source().resolve(Inputs.ref(tokenSpec), tokenSpec, new GitCredentials.Token("ghp_token"));
+    ResolvedInput viaBasic = source().resolve(Inputs.ref(basicSpec), basicSpec, reader(new GitCredentials.Basic("reader", "s3cret")));
+    ResolvedInput viaToken = source().resolve(Inputs.ref(tokenSpec), tokenSpec, reader(new GitCredentials.Token("ghp_token")));
 
     assertThat(text(viaBasic, "plugins.yaml")).isEqualTo("private");
     assertThat(text(viaToken, "plugins.yaml")).isEqualTo("token");
@@ -186,9 +194,9 @@ class GitBundleSourceIT {
     GitSource spec = Inputs.git(repo.httpUrl(), "branch", "main", null);
 
     SourceUnavailableException wrong = catchThrowableOfType(SourceUnavailableException.class,
-        () -> source().resolve(Inputs.ref(spec), spec, new GitCredentials.Basic("reader", "wrong")));
+        () -> source().resolve(Inputs.ref(spec), spec, reader(new GitCredentials.Basic("reader", "wrong"))));
     SourceUnavailableException none = catchThrowableOfType(SourceUnavailableException.class,
-        () -> source().resolve(Inputs.ref(spec), spec, GitCredentials.none()));
+        () -> source().resolve(Inputs.ref(spec), spec, ANONYMOUS));
 
     assertThat(wrong.getMessage()).contains(Inputs.ref(spec).describe()).contains("not authorized")
         .contains("check the username and password (or token) in the Secret named by secretRef")
@@ -202,7 +210,7 @@ class GitBundleSourceIT {
     GitSource spec = Inputs.git(url, "branch", "main", null);
 
     SourceUnavailableException e = catchThrowableOfType(SourceUnavailableException.class,
-        () -> source().resolveRevision(Inputs.ref(spec), spec, GitCredentials.none()));
+        () -> source().resolveRevision(Inputs.ref(spec), spec, ANONYMOUS));
 
     assertThat(e.getMessage()).contains("cannot list the refs of " + url).contains("connection refused")
         .contains("the last good render stays in force");
@@ -212,10 +220,10 @@ class GitBundleSourceIT {
   void reportsAMissingPathAsInvalidNamingInputPathAndFix() throws Exception {
     GitRepository repo = repository();
     repo.commit(Map.of("teams/a/plugins.yaml", "p", "README.md", "r"), "one");
-    GitSource spec = Inputs.git(repo.fileUrl(), "branch", "main", "teams/b");
+    GitSource spec = Inputs.git(repo.httpUrl(), "branch", "main", "teams/b");
 
     BundleException e = catchThrowableOfType(BundleException.class,
-        () -> source().resolve(Inputs.ref(spec), spec, GitCredentials.none()));
+        () -> source().resolve(Inputs.ref(spec), spec, ANONYMOUS));
 
     assertThat(e).isNotInstanceOf(SourceUnavailableException.class);
     assertThat(e.kind()).isEqualTo(BundleProblem.Kind.INVALID);
@@ -228,9 +236,9 @@ class GitBundleSourceIT {
   void reportsAPathThatIsAFileAsInvalid() throws Exception {
     GitRepository repo = repository();
     repo.commit(Map.of("teams/a/plugins.yaml", "p"), "one");
-    GitSource spec = Inputs.git(repo.fileUrl(), "branch", "main", "teams/a/plugins.yaml");
+    GitSource spec = Inputs.git(repo.httpUrl(), "branch", "main", "teams/a/plugins.yaml");
 
-    assertThat(catchThrowableOfType(BundleException.class, () -> source().resolve(Inputs.ref(spec), spec, GitCredentials.none())))
+    assertThat(catchThrowableOfType(BundleException.class, () -> source().resolve(Inputs.ref(spec), spec, ANONYMOUS)))
         .hasMessageContaining("path 'teams/a/plugins.yaml' is a file");
   }
 
@@ -241,7 +249,7 @@ class GitBundleSourceIT {
     GitSource spec = Inputs.git(repo.httpUrl(), "branch", "develop", null);
 
     BundleException e = catchThrowableOfType(BundleException.class,
-        () -> source().resolveRevision(Inputs.ref(spec), spec, GitCredentials.none()));
+        () -> source().resolveRevision(Inputs.ref(spec), spec, ANONYMOUS));
 
     assertThat(e).isNotInstanceOf(SourceUnavailableException.class).hasMessageContaining("branch 'develop' does not exist");
   }
@@ -254,7 +262,7 @@ class GitBundleSourceIT {
     GitSource spec = Inputs.git(repo.httpUrl(), "commit", missing, null);
 
     BundleException e = catchThrowableOfType(BundleException.class,
-        () -> source().resolve(Inputs.ref(spec), spec, GitCredentials.none()));
+        () -> source().resolve(Inputs.ref(spec), spec, ANONYMOUS));
 
     assertThat(e).isNotInstanceOf(SourceUnavailableException.class)
         .hasMessageContaining("commit " + missing + " cannot be fetched from " + repo.httpUrl());
@@ -264,11 +272,11 @@ class GitBundleSourceIT {
   void appliesTheFileLimitsToTreeReads() throws Exception {
     GitRepository repo = repository();
     repo.commit(Map.of("jcasc/big.yaml", "x".repeat(2048), "plugins.yaml", "p"), "one");
-    GitSource spec = Inputs.git(repo.fileUrl(), "branch", "main", null);
+    GitSource spec = Inputs.git(repo.httpUrl(), "branch", "main", null);
     SourceLimits small = new SourceLimits(1 << 20, 1024, 10, 1 << 20, Duration.ofSeconds(30));
 
     BundleException e = catchThrowableOfType(BundleException.class,
-        () -> new GitBundleSource(cache, small).resolve(Inputs.ref(spec), spec, GitCredentials.none()));
+        () -> new GitBundleSource(cache, small).resolve(Inputs.ref(spec), spec, ANONYMOUS));
 
     assertThat(e.problems().get(0).file()).isEqualTo("jcasc/big.yaml");
     assertThat(e.getMessage()).contains("maxFileBytes limit of 1024 bytes");
@@ -279,9 +287,83 @@ class GitBundleSourceIT {
     GitSource spec = Inputs.git("ssh://git@127.0.0.1:1/repo.git", "branch", "main", null);
 
     assertThat(catchThrowableOfType(BundleException.class,
-        () -> source().resolveRevision(Inputs.ref(spec), spec, new GitCredentials.Basic("u", "p"))))
+        () -> source().resolveRevision(Inputs.ref(spec), spec, reader(new GitCredentials.Basic("u", "p")))))
         .isNotInstanceOf(SourceUnavailableException.class)
         .hasMessageContaining("needs a private key and the server's known_hosts");
+  }
+
+  @Test
+  void refusesAFileUrlNamingTheInputTheFieldAndTheFix() throws Exception {
+    GitRepository repo = repository();
+    String commit = repo.commit(Map.of("plugins.yaml", "on the operator's disk"), "one");
+    GitSource branch = Inputs.git(repo.fileUrl(), "branch", "main", null);
+    GitSource pinned = Inputs.git(repo.fileUrl().replace("file://", "FILE://"), "commit", commit, null);
+
+    BundleException byBranch = catchThrowableOfType(BundleException.class,
+        () -> source().resolve(Inputs.ref(branch), branch, ANONYMOUS));
+    BundleException byCommit = catchThrowableOfType(BundleException.class,
+        () -> source().fetch(Inputs.ref(pinned), pinned, GitRevision.parse("sha1:" + commit), ANONYMOUS));
+
+    for (BundleException e : List.of(byBranch, byCommit)) {
+      assertThat(e).isNotInstanceOf(SourceUnavailableException.class);
+      assertThat(e.kind()).isEqualTo(BundleProblem.Kind.INVALID);
+      assertThat(e.problems().get(0).yamlPath()).isEqualTo("url");
+      assertThat(e.getMessage()).contains("would read the operator's own disk")
+          .contains("fix: serve the repository over https:// or ssh://");
+    }
+    assertThat(byBranch.problems().get(0).input()).isEqualTo(Inputs.ref(branch).describe());
+    assertThat(cache.resolve("git")).doesNotExist();
+  }
+
+  @Test
+  void refusesALocalPathAndAnScpLikeAddress() throws Exception {
+    GitRepository repo = repository();
+    repo.commit(Map.of("plugins.yaml", "p"), "one");
+    GitSource localPath = Inputs.git(repo.gitDir().toString(), "branch", "main", null);
+    GitSource scpLike = Inputs.git("git@127.0.0.1:org/repo.git", "branch", "main", null);
+
+    assertThat(catchThrowableOfType(BundleException.class,
+        () -> source().resolve(Inputs.ref(localPath), localPath, ANONYMOUS)))
+        .isNotInstanceOf(SourceUnavailableException.class)
+        .hasMessageContaining("a local path would read the operator's own disk");
+    assertThat(catchThrowableOfType(BundleException.class,
+        () -> source().resolve(Inputs.ref(scpLike), scpLike, ANONYMOUS)))
+        .isNotInstanceOf(SourceUnavailableException.class)
+        .hasMessageContaining("has no scheme").hasMessageContaining("ssh://git@host/org/repo.git");
+  }
+
+  @Test
+  void anotherTenantWithoutTheCredentialsDoesNotReadACachedPrivateRepository() throws Exception {
+    GitRepository repo = repository().requireBasicAuth("reader", "s3cret");
+    String commit = repo.commit(Map.of("plugins.yaml", "private to tenant a"), "one");
+    GitSource branch = Inputs.git(repo.httpUrl(), "branch", "main", null);
+    // A pinned commit needs no ls-remote: only the cache could answer it without credentials.
+    GitSource pinned = Inputs.git(repo.httpUrl(), "commit", commit, null);
+    GitRevision revision = GitRevision.parse("sha1:" + commit);
+    GitBundleSource source = source();
+    ResolvedInput owner = source.resolve(Inputs.ref(branch), branch,
+        new GitAccess("tenant-a", "git-credentials", new GitCredentials.Basic("reader", "s3cret")));
+    assertThat(text(owner, "plugins.yaml")).isEqualTo("private to tenant a");
+
+    List<GitAccess> others = List.of(
+        GitAccess.anonymous("tenant-b"),
+        new GitAccess("tenant-b", "git-credentials", new GitCredentials.Basic("reader", "guess")),
+        GitAccess.anonymous("tenant-a"),
+        new GitAccess("tenant-a", "git-credentials", new GitCredentials.Token("reader", "guess")));
+    for (GitAccess other : others) {
+      assertThat(catchThrowableOfType(SourceUnavailableException.class,
+          () -> source.fetch(Inputs.ref(pinned), pinned, revision, other)))
+          .as("%s reads the commit tenant-a fetched", other).isNotNull()
+          .hasMessageContaining("cannot list the refs of " + repo.httpUrl());
+    }
+    try (Stream<Path> files = Files.walk(cache)) {
+      for (Path file : files.toList()) {
+        assertThat(file.getFileName().toString()).doesNotContain("s3cret");
+        if (Files.isRegularFile(file)) {
+          assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).doesNotContain("s3cret");
+        }
+      }
+    }
   }
 
   private static GitRepository repository() throws IOException {

@@ -51,7 +51,7 @@ class GitSshIT {
     GitSource spec = Inputs.git(ssh.url("over-ssh"), "branch", "main", "teams/a");
     GitCredentials key = new GitCredentials.SshKey(GitSshServer.openSshPrivateKey(clientKey, null), null, ssh.knownHostsLine());
 
-    ResolvedInput resolved = new GitBundleSource(cache, SourceLimits.DEFAULTS).resolve(Inputs.ref(spec), spec, key);
+    ResolvedInput resolved = new GitBundleSource(cache, SourceLimits.DEFAULTS).resolve(Inputs.ref(spec), spec, reader(key));
 
     assertThat(resolved.revision()).isEqualTo("main@sha1:" + commit);
     assertThat(new String(resolved.files().file("plugins.yaml").orElseThrow(), StandardCharsets.UTF_8)).isEqualTo("plugins: [ssh]");
@@ -64,7 +64,7 @@ class GitSshIT {
     GitCredentials key = new GitCredentials.SshKey(GitSshServer.openSshPrivateKey(clientKey, "open sesame"), "open sesame",
         ssh.knownHostsLine());
 
-    GitRevision revision = new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, key);
+    GitRevision revision = new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, reader(key));
 
     assertThat(revision.commit()).isEqualTo(commit);
   }
@@ -76,7 +76,7 @@ class GitSshIT {
     GitCredentials key = new GitCredentials.SshKey(GitSshServer.openSshPrivateKey(clientKey, null), null, spoofed);
 
     SourceUnavailableException e = catchThrowableOfType(SourceUnavailableException.class,
-        () -> new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, key));
+        () -> new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, reader(key)));
 
     assertThat(e.getMessage()).contains(Inputs.ref(spec).describe())
         .contains("the server's host key is not in the given known_hosts").contains("add the host key of 127.0.0.1 to known_hosts");
@@ -89,7 +89,7 @@ class GitSshIT {
     GitCredentials key = new GitCredentials.SshKey(GitSshServer.openSshPrivateKey(clientKey, null), null, otherHost);
 
     SourceUnavailableException e = catchThrowableOfType(SourceUnavailableException.class,
-        () -> new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, key));
+        () -> new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, reader(key)));
 
     assertThat(e.getMessage()).contains("ssh-keyscan -p " + ssh.port() + " 127.0.0.1");
     assertThat(scratchLeftovers()).isEmpty();
@@ -102,11 +102,15 @@ class GitSshIT {
         ssh.knownHostsLine());
 
     SourceUnavailableException e = catchThrowableOfType(SourceUnavailableException.class,
-        () -> new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, stranger));
+        () -> new GitBundleSource(cache, SourceLimits.DEFAULTS).resolveRevision(Inputs.ref(spec), spec, reader(stranger)));
 
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).contains("cannot list the refs of " + ssh.url("over-ssh")).contains("Cannot log in")
         .contains("its public key must be allowed to read the repository");
+  }
+
+  private static GitAccess reader(GitCredentials key) {
+    return new GitAccess("tenant-a", "ssh-key", key);
   }
 
   private Stream<Path> scratchLeftovers() throws Exception {

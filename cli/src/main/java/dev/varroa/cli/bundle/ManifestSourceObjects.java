@@ -18,11 +18,19 @@ import java.util.Optional;
 final class ManifestSourceObjects implements SourceObjects {
   /** Every Flux source kind a bundle input may name lives in this API group. */
   private static final String FLUX_SOURCE_GROUP = "source.toolkit.fluxcd.io";
+  /** The tenant name varroactl's Git cache keys use. */
+  static final String LOCAL_TENANT = "varroactl";
 
   private final ManifestSet manifests;
 
   ManifestSourceObjects(ManifestSet manifests) {
     this.manifests = manifests;
+  }
+
+  // One user's own cache folder: every bundle rendered here reads as the same local tenant.
+  @Override
+  public String namespace() {
+    return LOCAL_TENANT;
   }
 
   @Override

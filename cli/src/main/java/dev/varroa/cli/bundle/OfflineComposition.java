@@ -48,7 +48,8 @@ public final class OfflineComposition {
     ComposedBundle bundle = bundle();
     SourceLimits limits = SourceLimits.DEFAULTS;
     SourceInputResolver resolver = new SourceInputResolver(
-        new GitBundleSource(options.cacheDirectory().resolve("git"), limits),
+        // Offline, on the user's own disk: file:// (e.g. a CI checkout) is what this command is for.
+        new GitBundleSource(options.cacheDirectory().resolve("git"), limits, GitBundleSource.FileUrls.ALLOWED),
         new OciBundleSource(limits, Set.copyOf(options.plainHttpRegistries)),
         new FluxArtifactSource(limits),
         new ManifestSourceObjects(manifests));

@@ -33,6 +33,11 @@ final class ClusterSourceObjects implements SourceObjects {
   }
 
   @Override
+  public String namespace() {
+    return namespace;
+  }
+
+  @Override
   public Optional<CatalogItem> catalogItem(String name) {
     return Optional.ofNullable(client.resources(CatalogItem.class).inNamespace(namespace).withName(name).get());
   }

@@ -1,11 +1,17 @@
 package dev.varroa.operator.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.api.v1alpha1.BundleInput;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.bundle.BundleException;
+import dev.varroa.bundle.SourceUnavailableException;
+import dev.varroa.bundle.compose.ComposeRequest;
+import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
@@ -16,14 +22,18 @@ import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -196,6 +206,82 @@ class ComposedBundleReconcilerIT {
 
     // the interval is an hour: only the profile's watch can render this
     await().atMost(Duration.ofSeconds(30)).until(() -> plugins(client, "team-d").equals("git:5.9.0\n"));
+  }
+
+  @Test
+  void anotherNamespaceDoesNotReadAPrivateRepositoryTheCacheHoldsForTheFirst(KubeApiServer kube, GitServer git)
+      throws Exception {
+    KubernetesClient client = kube.client();
+    GitRepository repo = git.createRepository("private").requireBasicAuth("reader", "s3cret");
+    String commit = repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: private to ci\n",
+        "plugins.yaml", "plugins:\n  - id: git\n"), "one");
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("other").endMetadata().build())
+        .create();
+    client.resource(credentials("ci", "reader", "s3cret")).create();
+    client.resource(credentials("other", "reader", "guess")).create();
+    createPinnedBundle(client, "ci", "private-a", git.httpUrl("private"), commit, "git-credentials");
+    await().atMost(DEADLINE).until(() -> condition(client, "ci", "private-a", Condition.READY)
+        .filter(c -> c.status == Condition.Status.True).isPresent());
+
+    // A pinned commit costs no ls-remote: only the operator's clone cache could hand it over without credentials.
+    createPinnedBundle(client, "other", "no-secret", git.httpUrl("private"), commit, null);
+    createPinnedBundle(client, "other", "wrong-secret", git.httpUrl("private"), commit, "git-credentials");
+
+    for (String name : new String[] {"no-secret", "wrong-secret"}) {
+      await().atMost(DEADLINE).until(() -> condition(client, "other", name, Condition.READY)
+          .filter(c -> "SourceUnavailable".equals(c.reason)).isPresent());
+      assertThat(condition(client, "other", name, Condition.READY).orElseThrow().message)
+          .contains("cannot list the refs of " + git.httpUrl("private")).contains("nothing rendered yet");
+      assertThat(client.configMaps().inNamespace("other").withName(BundleConfigMap.name(name)).get()).isNull();
+    }
+    assertThat(client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("private-a")).get()
+        .getData().get("jcasc.yaml")).contains("private to ci");
+  }
+
+  @Test
+  void theOperatorRefusesAFileUrlTheSchemaWouldNowRejectNamingTheInputTheFieldAndTheFix(KubeApiServer kube,
+      GitServer git) throws Exception {
+    GitRepository repo = git.createRepository("on-disk");
+    repo.commit(Map.of("plugins.yaml", "plugins:\n  - id: git\n"), "one");
+    // An object stored before the schema refused file:// reaches the composer as this request does.
+    BundleInput input = YAML.unmarshal("git: {url: \"" + repo.fileUrl() + "\", ref: {branch: main}}", BundleInput.class);
+
+    BundleException refused = catchThrowableOfType(BundleException.class, () -> operator.composers().in("ci").compose(
+        new ComposeRequest("ci/on-disk", "on-disk", List.of(input), VersionProfileConversion.of(
+            kube.client().resources(JenkinsVersionProfile.class).withName("lts").get()), Set.of(), Set.of())));
+
+    assertThat(refused).isNotNull().isNotInstanceOf(SourceUnavailableException.class);
+    assertThat(refused.problems()).singleElement().satisfies(problem -> {
+      assertThat(problem.input()).isEqualTo("spec.inputs[0] (git " + repo.fileUrl() + ", branch main)");
+      assertThat(problem.yamlPath()).isEqualTo("url");
+      assertThat(problem.message()).contains("a file:// URL would read the operator's own disk");
+      assertThat(problem.fix()).contains("serve the repository over https:// or ssh://");
+    });
+  }
+
+  private static Secret credentials(String namespace, String username, String password) {
+    return new SecretBuilder().withNewMetadata().withName("git-credentials").withNamespace(namespace).endMetadata()
+        .withStringData(Map.of("username", username, "password", password)).build();
+  }
+
+  private static void createPinnedBundle(KubernetesClient client, String namespace, String name, String url,
+      String commit, String secretName) {
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: ComposedBundle
+        metadata: {name: %s, namespace: %s}
+        spec:
+          interval: 1h
+          versionProfileRef: {name: lts}
+          inputs:
+            - git: {url: "%s", ref: {commit: "%s"}%s}
+        """.formatted(name, namespace, url, commit, secretName == null ? "" : ", secretRef: {name: " + secretName + "}"),
+        GenericKubernetesResource.class)).create();
+  }
+
+  private static Optional<Condition> condition(KubernetesClient client, String namespace, String name, String type) {
+    ComposedBundle bundle = client.resources(ComposedBundle.class).inNamespace(namespace).withName(name).get();
+    return bundle == null || bundle.getStatus() == null ? Optional.empty() : bundle.getStatus().condition(type);
   }
 
   private static String plugins(KubernetesClient client, String bundle) {
