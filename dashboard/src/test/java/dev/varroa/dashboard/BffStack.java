@@ -98,13 +98,21 @@ public final class BffStack implements AutoCloseable {
   public static BffStack startRecorded(KubernetesClient client, Path cache, Connection operatorBus,
       Connection bffBus, OidcSettings oidc, int port, DashboardDatabase database, Path passwordFile,
       Function<ConsoleLogs, BffServer.McpMount> mcp) throws Exception {
+    return startRecorded(client, cache, operatorBus, bffBus, oidc, port, database, passwordFile, mcp,
+        LoginRateLimit.Settings.defaults());
+  }
+
+  /** A {@link #startRecorded} stack with its own login rate limit (a browser test logs in many times a minute). */
+  public static BffStack startRecorded(KubernetesClient client, Path cache, Connection operatorBus,
+      Connection bffBus, OidcSettings oidc, int port, DashboardDatabase database, Path passwordFile,
+      Function<ConsoleLogs, BffServer.McpMount> mcp, LoginRateLimit.Settings loginLimit) throws Exception {
     BusFanout fanout = BusFanout.start(bffBus, CLUSTER);
     RunRecords runs = new RunRecords(database.pool().dataSource());
     ConsoleLogs logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
         passwordFile), runs, bffBus).orElseThrow();
     BffStack stack = start(client, cache, operatorBus, bffBus, oidc, port,
         new StoredRecordReads(runs, new Backfill(database.pool().dataSource())),
-        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), mcp.apply(logs));
+        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), mcp.apply(logs), loginLimit);
     return new BffStack(stack.operator, stack.bff, List.of(fanout, logs));
   }
 
