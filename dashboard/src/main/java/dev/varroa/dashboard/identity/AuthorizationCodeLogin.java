@@ -69,7 +69,7 @@ public final class AuthorizationCodeLogin {
     this.clock = clock;
   }
 
-  /** @param returnTo a path on the BFF to land on after the login (anything else becomes "/", see {@link ReturnPath}) */
+  /** @param returnTo a path on the BFF to land on after the login (anything else becomes "/": {@link ReturnPath}) */
   public Started start(String returnTo) {
     Instant now = clock.instant();
     pending.values().removeIf(p -> p.startedAt().plus(PENDING_LIFETIME).isBefore(now));
