@@ -40,7 +40,10 @@ export function Header({ section }: { section: string }) {
             {me.user}
           </span>
         ) : null}
-        <a href="/auth/logout">Log out</a>
+        {/* a POST, so no link or image elsewhere can log a person out; the BFF checks it came from this origin */}
+        <form class="logout" method="post" action="/auth/logout">
+          <button type="submit">Log out</button>
+        </form>
       </div>
     </header>
   );

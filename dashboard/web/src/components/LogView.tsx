@@ -67,14 +67,21 @@ export function LogView({ runId, live }: Props) {
       });
       source.addEventListener('end', (message) => {
         source.close();
+        let reason = '';
         try {
           const data = JSON.parse((message as MessageEvent<string>).data);
           if (typeof data.size === 'number') setBytes(data.size);
+          if (typeof data.size !== 'number' && typeof data.reason === 'string') reason = data.reason;
         } catch {
           // the size is only shown
         }
         append(text.flush());
-        setState('complete');
+        if (reason) {
+          // the BFF ended the stream before the log's end (a logout, an expired session, a removed binding)
+          explain(reason);
+        } else {
+          setState('complete');
+        }
       });
       source.addEventListener('error', () => {
         // CLOSED: the server refused the stream (the browser does not say why); ask the plain route for the reason.

@@ -67,9 +67,11 @@ public final class BffMain {
     Optional<BusFanout> fanout = Optional.of(BusFanout.start(bus.connection(), settings.coreCluster()));
     BffServer server = BffServer.start(settings.httpPort(), new BffServer.Parts(bus::connection, bus::isConnected,
         settings.coreCluster(), settings.oidc(), issuer, records, reads -> new LiveStreams(reads, fanout, logs),
-        logs.map(ConsoleLogTail::new).map(McpEndpoint::mount).orElseGet(McpEndpoint::mount)), Clock.systemUTC());
-    LOG.info("event=bff_started port={} cluster={} issuer={} record_store={} console_logs={}", server.port(),
-        settings.coreCluster(), issuer.issuer(), recordStore.describe(), logs.isPresent());
+        logs.map(ConsoleLogTail::new).map(McpEndpoint::mount).orElseGet(McpEndpoint::mount)), Clock.systemUTC(),
+        settings.loginLimit());
+    LOG.info("event=bff_started port={} cluster={} issuer={} record_store={} console_logs={} "
+        + "login_rate_limit_per_minute={}", server.port(), settings.coreCluster(), issuer.issuer(),
+        recordStore.describe(), logs.isPresent(), settings.loginLimit().perMinute());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {

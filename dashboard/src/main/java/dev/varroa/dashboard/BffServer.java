@@ -4,6 +4,10 @@ import dev.varroa.dashboard.access.AccessPolicyView;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.api.LoginServlet;
 import dev.varroa.dashboard.api.ReadApiServlet;
+import dev.varroa.dashboard.http.InternalErrorFilter;
+import dev.varroa.dashboard.http.LoginRateLimit;
+import dev.varroa.dashboard.http.NoSniffFilter;
+import dev.varroa.dashboard.http.SameOriginCheck;
 import dev.varroa.dashboard.identity.AuthorizationCodeLogin;
 import dev.varroa.dashboard.identity.BearerTokenVerifier;
 import dev.varroa.dashboard.identity.CallerAuthenticator;
@@ -14,13 +18,17 @@ import dev.varroa.dashboard.reads.DashboardReads;
 import dev.varroa.dashboard.reads.RecordReads;
 import dev.varroa.dashboard.ui.WebClient;
 import io.nats.client.Connection;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -66,6 +74,12 @@ public final class BffServer implements AutoCloseable {
   }
 
   public static BffServer start(int port, Parts parts, Clock clock) throws Exception {
+    return start(port, parts, clock, LoginRateLimit.Settings.defaults());
+  }
+
+  /** @param loginLimit how many logins one client address may start a minute, and who may name the client */
+  public static BffServer start(int port, Parts parts, Clock clock, LoginRateLimit.Settings loginLimit)
+      throws Exception {
     AccessPolicyView policy = new AccessPolicyView(parts.nats()).start();
     DashboardReads reads = new DashboardReads(parts.nats(), policy, parts.coreCluster(), parts.records(), clock);
     OidcSettings oidc = parts.oidc();
@@ -83,9 +97,12 @@ public final class BffServer implements AutoCloseable {
     context.addServlet(new ServletHolder("probe-live", new Probe(() -> true)), "/healthz");
     context.addServlet(new ServletHolder("probe-ready", new Probe(() -> parts.natsConnected().getAsBoolean()
         && policy.loaded())), "/readyz");
+    filter(context, new InternalErrorFilter());
+    filter(context, new NoSniffFilter());
     context.addServlet(new ServletHolder("login", new LoginServlet(login, sessions, java.util.Map.of(
         "issuer", parts.issuer().issuer(), "clientId", oidc.cliClientId(), "scopes", oidc.scopes(),
-        "usernameClaim", oidc.usernameClaim()))), "/auth/*");
+        "usernameClaim", oidc.usernameClaim()), new LoginRateLimit(loginLimit.perMinute(), System::nanoTime),
+        loginLimit.proxies(), new SameOriginCheck(oidc.publicUrl()))), "/auth/*");
     // The browser client at /ui/* and the redirect of the exact root; everything else is the API below.
     WebClient.mount(context);
     ServletHolder api = new ServletHolder("api", new ReadApiServlet(reads, new CallerAuthenticator(tokens, sessions),
@@ -96,6 +113,13 @@ public final class BffServer implements AutoCloseable {
     jetty.setHandler(compressed(context));
     jetty.start();
     return new BffServer(jetty, policy);
+  }
+
+  /** On every route, async ones (SSE, MCP) included. */
+  private static void filter(ServletContextHandler context, Filter filter) {
+    FilterHolder holder = new FilterHolder(filter);
+    holder.setAsyncSupported(true);
+    context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
   }
 
   /**

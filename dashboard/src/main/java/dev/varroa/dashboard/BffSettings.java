@@ -1,5 +1,6 @@
 package dev.varroa.dashboard;
 
+import dev.varroa.dashboard.http.LoginRateLimit;
 import dev.varroa.dashboard.identity.OidcSettings;
 import java.nio.file.Path;
 import java.util.Map;
@@ -14,9 +15,11 @@ import java.util.Optional;
  * @param natsUser VARROA_NATS_USER; empty for none
  * @param natsPasswordFile VARROA_NATS_PASSWORD_FILE; empty for none
  * @param natsCaFile VARROA_NATS_CA_FILE; empty trusts the JVM's CAs
+ * @param loginLimit VARROA_BFF_LOGIN_RATE_LIMIT and VARROA_BFF_TRUSTED_PROXIES
  */
 public record BffSettings(int httpPort, String coreCluster, String natsUrl, Optional<String> natsUser,
-    Optional<Path> natsPasswordFile, Optional<Path> natsCaFile, OidcSettings oidc) {
+    Optional<Path> natsPasswordFile, Optional<Path> natsCaFile, OidcSettings oidc,
+    LoginRateLimit.Settings loginLimit) {
 
   public static final int DEFAULT_HTTP_PORT = 8080;
   public static final String DEFAULT_CLUSTER_NAME = "local";
@@ -41,7 +44,8 @@ public record BffSettings(int httpPort, String coreCluster, String natsUrl, Opti
     }
     return new BffSettings(port, optional(env, "VARROA_CLUSTER_NAME").orElse(DEFAULT_CLUSTER_NAME), nats.trim(),
         optional(env, "VARROA_NATS_USER"), optional(env, "VARROA_NATS_PASSWORD_FILE").map(Path::of),
-        optional(env, "VARROA_NATS_CA_FILE").map(Path::of), OidcSettings.fromEnv(env, port));
+        optional(env, "VARROA_NATS_CA_FILE").map(Path::of), OidcSettings.fromEnv(env, port),
+        LoginRateLimit.Settings.fromEnv(env));
   }
 
   private static Optional<String> optional(Map<String, String> env, String name) {

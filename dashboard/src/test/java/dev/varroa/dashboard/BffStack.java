@@ -2,6 +2,7 @@ package dev.varroa.dashboard;
 
 import dev.varroa.dashboard.activity.BusFanout;
 import dev.varroa.dashboard.api.LiveStreams;
+import dev.varroa.dashboard.http.LoginRateLimit;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.logs.ConsoleLogs;
@@ -71,13 +72,21 @@ public final class BffStack implements AutoCloseable {
   public static BffStack start(KubernetesClient client, Path cache, Connection operatorBus, Connection bffBus,
       OidcSettings oidc, int port, RecordReads records, BffServer.LiveStreamsFactory live, BffServer.McpMount mcp)
       throws Exception {
+    return start(client, cache, operatorBus, bffBus, oidc, port, records, live, mcp,
+        LoginRateLimit.Settings.defaults());
+  }
+
+  /** @param loginLimit the login starts a client address may make a minute, and which peers may name the client */
+  public static BffStack start(KubernetesClient client, Path cache, Connection operatorBus, Connection bffBus,
+      OidcSettings oidc, int port, RecordReads records, BffServer.LiveStreamsFactory live, BffServer.McpMount mcp,
+      LoginRateLimit.Settings loginLimit) throws Exception {
     ActivityPublisher activity = new ActivityPublisher(() -> operatorBus, CLUSTER, "operator", Clock.systemUTC());
     VarroaOperator operator = new VarroaOperator(client, cache, null, null, Set.of(),
         ManagedUpdateCenterSettings.fromEnv(Map.of()), Optional.empty(), InstallationDefaults.none(), activity);
     operator.start();
     operator.registerCluster(CLUSTER, ClusterRole.CORE, () -> operatorBus);
     BffServer bff = BffServer.start(port, new BffServer.Parts(() -> bffBus, () -> true, CLUSTER, oidc,
-        IssuerEndpoints.discover(oidc.issuer()), records, live, mcp), Clock.systemUTC());
+        IssuerEndpoints.discover(oidc.issuer()), records, live, mcp), Clock.systemUTC(), loginLimit);
     return new BffStack(operator, bff, List.of());
   }
 
@@ -89,13 +98,21 @@ public final class BffStack implements AutoCloseable {
   public static BffStack startRecorded(KubernetesClient client, Path cache, Connection operatorBus,
       Connection bffBus, OidcSettings oidc, int port, DashboardDatabase database, Path passwordFile,
       Function<ConsoleLogs, BffServer.McpMount> mcp) throws Exception {
+    return startRecorded(client, cache, operatorBus, bffBus, oidc, port, database, passwordFile, mcp,
+        LoginRateLimit.Settings.defaults());
+  }
+
+  /** A {@link #startRecorded} stack with its own login rate limit (a browser test logs in many times a minute). */
+  public static BffStack startRecorded(KubernetesClient client, Path cache, Connection operatorBus,
+      Connection bffBus, OidcSettings oidc, int port, DashboardDatabase database, Path passwordFile,
+      Function<ConsoleLogs, BffServer.McpMount> mcp, LoginRateLimit.Settings loginLimit) throws Exception {
     BusFanout fanout = BusFanout.start(bffBus, CLUSTER);
     RunRecords runs = new RunRecords(database.pool().dataSource());
     ConsoleLogs logs = ConsoleLogs.open(BlobStoreSettings.postgres(database.url(), RecordStore.READER_ROLE,
         passwordFile), runs, bffBus).orElseThrow();
     BffStack stack = start(client, cache, operatorBus, bffBus, oidc, port,
         new StoredRecordReads(runs, new Backfill(database.pool().dataSource())),
-        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), mcp.apply(logs));
+        reads -> new LiveStreams(reads, Optional.of(fanout), Optional.of(logs)), mcp.apply(logs), loginLimit);
     return new BffStack(stack.operator, stack.bff, List.of(fanout, logs));
   }
 

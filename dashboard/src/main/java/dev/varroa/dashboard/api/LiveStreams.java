@@ -5,6 +5,7 @@ import dev.varroa.dashboard.access.Permission;
 import dev.varroa.dashboard.activity.ActivityDelivery;
 import dev.varroa.dashboard.activity.BusFanout;
 import dev.varroa.dashboard.activity.FanoutSubscription;
+import dev.varroa.dashboard.identity.Authenticated;
 import dev.varroa.dashboard.identity.Caller;
 import dev.varroa.dashboard.logs.ConsoleLogs;
 import dev.varroa.dashboard.records.InvalidParameterException;
@@ -27,25 +28,44 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Live activity (GET /activity/stream) and console logs by byte range and live (GET /runs/{id}/log, /log/stream), as
  * Server-Sent Events: an event's id is where a client resumes with Last-Event-ID, the activity stream's sequence or
- * the log's byte offset.
+ * the log's byte offset. An open stream is checked again every {@link #RECHECK}: it ends, with an {@code end} event
+ * naming why, once the caller's session or token ends or their VarroaRoleBindings no longer allow it.
  */
 public class LiveStreams implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LiveStreams.class);
 
   /** A comment on every open stream this often finds clients that went away and keeps proxies from timing out. */
   public static final Duration KEEPALIVE = Duration.ofSeconds(15);
   /** How stale the Controller labels behind label-scoped rules may be for a live stream. */
   static final Duration LABELS_MAX_AGE = Duration.ofSeconds(5);
+  /** How soon an open stream notices a logout, an expired token or a removed binding. */
+  public static final Duration RECHECK = Duration.ofSeconds(1);
+
+  /** Why an open stream must end now, or empty while it may go on. */
+  @FunctionalInterface
+  private interface StillAllowed {
+    Optional<String> endReason();
+  }
 
   private final DashboardReads reads;
   private final Optional<BusFanout> fanout;
   private final Optional<ConsoleLogs> logs;
   private final Set<ServerSentEvents> open = ConcurrentHashMap.newKeySet();
+  private final Map<ServerSentEvents, StillAllowed> checks = new ConcurrentHashMap<>();
   private final ScheduledExecutorService keepalive = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "varroa-sse-keepalive");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private final ScheduledExecutorService recheck = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "varroa-sse-recheck");
     thread.setDaemon(true);
     return thread;
   });
@@ -59,11 +79,32 @@ public class LiveStreams implements AutoCloseable {
     this.logs = logs;
     keepalive.scheduleWithFixedDelay(() -> open.forEach(s -> s.comment("keepalive")), KEEPALIVE.toMillis(),
         KEEPALIVE.toMillis(), TimeUnit.MILLISECONDS);
+    recheck.scheduleWithFixedDelay(this::recheckAll, RECHECK.toMillis(), RECHECK.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Ends every stream whose caller lost the credential or the grant it was opened with. */
+  private void recheckAll() {
+    checks.forEach((stream, check) -> {
+      Optional<String> reason;
+      try {
+        reason = check.endReason();
+      } catch (RuntimeException e) {
+        // a check that cannot decide ends the stream: it fails closed, the client reconnects and is asked again
+        LOG.warn("event=stream_recheck_failed error=\"{}\"", e.toString());
+        reason = Optional.of("the BFF could not check the stream's access again; reconnect");
+      }
+      reason.ifPresent(why -> {
+        LOG.info("event=stream_ended reason=\"{}\"", why);
+        stream.event("end", null, json(Map.of("reason", why)));
+        stream.close();
+      });
+    });
   }
 
 
-  public void activity(Caller caller, Parameters query, HttpServletRequest request, HttpServletResponse response)
-      throws ReadRefused, IOException {
+  public void activity(Authenticated authenticated, Parameters query, HttpServletRequest request,
+      HttpServletResponse response) throws ReadRefused, IOException {
+    Caller caller = authenticated.caller();
     Optional<String> cluster = query.cluster("cluster");
     Optional<String> namespace = query.namespace("namespace");
     Optional<String> controller = query.controller("controller");
@@ -74,8 +115,9 @@ public class LiveStreams implements AutoCloseable {
       throw ReadRefused.unavailable("live activity is not available: the BFF has no activity subscription");
     }
     ServerSentEvents stream = ServerSentEvents.open(request, response);
-    track(stream);
     GrantsOfCaller grants = new GrantsOfCaller(caller);
+    track(stream, () -> authenticated.ended().reason().or(() -> grants.now().anywhere(watch) ? Optional.empty()
+        : Optional.of(caller + " may no longer watch activity: no VarroaRoleBinding allows it now")));
     FanoutSubscription subscription = fanout.get().subscribe(lastEventId, scope ->
         cluster.map(scope.cluster()::equals).orElse(true)
             && namespace.map(scope.namespace()::equals).orElse(true)
@@ -125,14 +167,20 @@ public class LiveStreams implements AutoCloseable {
     response.getOutputStream().write(range.value().bytes());
   }
 
-  public void logStream(Caller caller, String runId, Parameters query, HttpServletRequest request,
+  public void logStream(Authenticated authenticated, String runId, Parameters query, HttpServletRequest request,
       HttpServletResponse response) throws ReadRefused, IOException {
+    Caller caller = authenticated.caller();
     OptionalLong resume = lastEventId(request, query, "byte offset");
     long from = resume.isPresent() ? resume.getAsLong() : query.offset("from");
-    reads.authorizedRun(caller, runId, Permission.of(Permission.WATCH, Permission.LOGS));
+    Permission watch = Permission.of(Permission.WATCH, Permission.LOGS);
+    DashboardReads.ControllerKey controller = reads.authorizedRun(caller, runId, watch).controller();
     ConsoleLogs store = store(runId);
     ServerSentEvents stream = ServerSentEvents.open(request, response);
-    track(stream);
+    GrantsOfCaller grants = new GrantsOfCaller(caller);
+    track(stream, () -> authenticated.ended().reason().or(() ->
+        DashboardReads.allowed(grants.now(), watch, labels()).test(controller) ? Optional.empty()
+            : Optional.of(caller + " may no longer watch the logs of controller " + controller.namespace() + "/"
+                + controller.name() + " in cluster " + controller.cluster() + ": no VarroaRoleBinding allows it now")));
     RecordLookup<dev.varroa.recorder.logs.LogTail> tail;
     try {
       tail = store.follow(runId, from, scope -> true, new ConsoleLogs.Follower() {
@@ -166,9 +214,13 @@ public class LiveStreams implements AutoCloseable {
         + "console log store (VARROA_BLOB_MODE, docs/build-logs.md)"));
   }
 
-  private void track(ServerSentEvents stream) {
+  private void track(ServerSentEvents stream, StillAllowed check) {
     open.add(stream);
-    stream.onClose(() -> open.remove(stream));
+    checks.put(stream, check);
+    stream.onClose(() -> {
+      open.remove(stream);
+      checks.remove(stream);
+    });
   }
 
   /** The Controller labels a label-scoped rule decides on, re-read when older than {@link #LABELS_MAX_AGE}. */
@@ -235,6 +287,7 @@ public class LiveStreams implements AutoCloseable {
   @Override
   public void close() {
     keepalive.shutdownNow();
+    recheck.shutdownNow();
     open.forEach(ServerSentEvents::close);
   }
 

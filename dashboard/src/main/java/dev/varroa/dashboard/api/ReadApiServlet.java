@@ -1,5 +1,7 @@
 package dev.varroa.dashboard.api;
 
+import dev.varroa.dashboard.http.InternalErrors;
+import dev.varroa.dashboard.identity.Authenticated;
 import dev.varroa.dashboard.identity.Caller;
 import dev.varroa.dashboard.identity.CallerAuthenticator;
 import dev.varroa.dashboard.reads.DashboardReads;
@@ -14,16 +16,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The read-only API (docs/dashboard-api.md): every route answers GET (and HEAD) only, after the caller is
  * authenticated; what they may see is decided in {@link DashboardReads}.
  */
 public final class ReadApiServlet extends HttpServlet {
-
-  private static final Logger LOG = LoggerFactory.getLogger(ReadApiServlet.class);
 
   private final DashboardReads reads;
   private final CallerAuthenticator authenticator;
@@ -44,9 +42,9 @@ public final class ReadApiServlet extends HttpServlet {
           + " is not served; change Varroa through its Kubernetes resources (GitOps)");
       return;
     }
-    Caller caller;
+    Authenticated caller;
     try {
-      caller = authenticator.authenticate(request);
+      caller = authenticator.authenticateWithEnd(request);
     } catch (CallerAuthenticator.Unauthenticated e) {
       response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
       JsonResponses.error(response, 401, "unauthenticated", e.getMessage());
@@ -61,15 +59,13 @@ public final class ReadApiServlet extends HttpServlet {
         JsonResponses.refused(response, refused);
       }
     } catch (RuntimeException e) {
-      LOG.warn("event=read_failed path={} error=\"{}\"", request.getRequestURI(), e.toString());
-      if (!response.isCommitted()) {
-        JsonResponses.error(response, 500, "internal", "the read failed: " + e.getMessage());
-      }
+      InternalErrors.answer(request, response, e);
     }
   }
 
-  private void route(Caller caller, List<String> path, Parameters query, HttpServletRequest request,
+  private void route(Authenticated authenticated, List<String> path, Parameters query, HttpServletRequest request,
       HttpServletResponse response) throws ReadRefused, IOException {
+    Caller caller = authenticated.caller();
     String first = path.isEmpty() ? "" : path.get(0);
     switch (first) {
       case "me" -> exactly(path, 1, () -> ok(response, reads.me(caller)));
@@ -88,7 +84,7 @@ public final class ReadApiServlet extends HttpServlet {
         if (path.size() == 1) {
           ok(response, reads.activity(caller, query));
         } else if (path.size() == 2 && "stream".equals(path.get(1))) {
-          live.activity(caller, query, request, response);
+          live.activity(authenticated, query, request, response);
         } else {
           notFound(request);
         }
@@ -101,7 +97,7 @@ public final class ReadApiServlet extends HttpServlet {
         } else if (path.size() == 3 && "log".equals(path.get(2))) {
           live.logRange(caller, path.get(1), query, response);
         } else if (path.size() == 4 && "log".equals(path.get(2)) && "stream".equals(path.get(3))) {
-          live.logStream(caller, path.get(1), query, request, response);
+          live.logStream(authenticated, path.get(1), query, request, response);
         } else {
           notFound(request);
         }

@@ -69,7 +69,7 @@ public final class AuthorizationCodeLogin {
     this.clock = clock;
   }
 
-  /** @param returnTo a path on the BFF to land on after the login (anything else becomes "/") */
+  /** @param returnTo a path on the BFF to land on after the login (anything else becomes "/": {@link ReturnPath}) */
   public Started start(String returnTo) {
     Instant now = clock.instant();
     pending.values().removeIf(p -> p.startedAt().plus(PENDING_LIFETIME).isBefore(now));
@@ -79,7 +79,7 @@ public final class AuthorizationCodeLogin {
     CodeVerifier codeVerifier = new CodeVerifier();
     Nonce nonce = new Nonce();
     State state = new State();
-    String landing = returnTo != null && returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : "/";
+    String landing = ReturnPath.landing(returnTo);
     pending.put(state.getValue(), new Pending(codeVerifier, nonce, landing, now));
     AuthenticationRequest request = new AuthenticationRequest.Builder(ResponseType.CODE,
         new Scope(settings.scopes().toArray(String[]::new)), new ClientID(settings.clientId()), settings.redirectUri())
@@ -125,7 +125,8 @@ public final class AuthorizationCodeLogin {
         throw new LoginFailed("the ID token's nonce is not this login's", null);
       }
       Date expiry = claims.getExpirationTime();
-      return new Completed(caller, expiry.toInstant(), started.returnTo(), idToken);
+      // checked again where it is used, so no other path into Pending can bring an unchecked Location
+      return new Completed(caller, expiry.toInstant(), ReturnPath.landing(started.returnTo()), idToken);
     } catch (BearerTokenVerifier.Refused e) {
       throw new LoginFailed("the provider's ID token was refused: " + e.getMessage(), e);
     } catch (IOException | ParseException | java.text.ParseException e) {

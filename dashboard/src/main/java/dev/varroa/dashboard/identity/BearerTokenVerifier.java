@@ -33,7 +33,11 @@ public final class BearerTokenVerifier {
     }
   }
 
+  /** A verified token: who it names and when it stops being accepted. */
+  public record Verified(Caller caller, java.time.Instant expiresAt) {}
+
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+  private final Clock clock;
   private final String usernameClaim;
   private final String groupsClaim;
 
@@ -48,6 +52,7 @@ public final class BearerTokenVerifier {
       String groupsClaim, Clock clock) {
     this.usernameClaim = usernameClaim;
     this.groupsClaim = groupsClaim;
+    this.clock = clock;
     JWKSource<SecurityContext> keys;
     try {
       keys = JWKSourceBuilder.create(jwksUri.toURL()).retrying(true).build();
@@ -66,6 +71,15 @@ public final class BearerTokenVerifier {
   }
 
   public Caller verify(String token) throws Refused {
+    return check(token).caller();
+  }
+
+  /** The verifier's now, against which {@link Verified#expiresAt()} is compared. */
+  public java.time.Instant now() {
+    return clock.instant();
+  }
+
+  public Verified check(String token) throws Refused {
     JWTClaimsSet claims;
     try {
       claims = processor.process(token, null);
@@ -76,7 +90,8 @@ public final class BearerTokenVerifier {
     } catch (JOSEException e) {
       throw new Refused("the bearer token could not be checked: " + e.getMessage(), e);
     }
-    return caller(claims);
+    // exp is a required claim (see the claims verifier), so a verified token has one
+    return new Verified(caller(claims), claims.getExpirationTime().toInstant());
   }
 
   /** The caller a verified token names; refused when the username claim is missing. */

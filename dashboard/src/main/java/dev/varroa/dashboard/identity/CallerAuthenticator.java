@@ -27,21 +27,31 @@ public final class CallerAuthenticator {
   }
 
   public Caller authenticate(HttpServletRequest request) throws Unauthenticated {
+    return authenticateWithEnd(request).caller();
+  }
+
+  /** The caller, and how a live stream learns later that their session or token ended. */
+  public Authenticated authenticateWithEnd(HttpServletRequest request) throws Unauthenticated {
     String authorization = request.getHeader("Authorization");
     if (authorization != null) {
       if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
         throw new Unauthenticated("the Authorization header must be 'Bearer <ID token>'");
       }
       try {
-        return tokens.verify(authorization.substring(7).trim());
+        BearerTokenVerifier.Verified verified = tokens.check(authorization.substring(7).trim());
+        return new Authenticated(verified.caller(), () -> tokens.now().isBefore(verified.expiresAt())
+            ? Optional.empty() : Optional.of("the bearer token expired; log in again (varroactl login)"));
       } catch (BearerTokenVerifier.Refused e) {
         throw new Unauthenticated(e.getMessage());
       }
     }
     Optional<String> session = sessionId(request);
     if (session.isPresent()) {
-      return sessions.find(session.get()).map(SessionStore.Session::caller)
+      String id = session.get();
+      Caller caller = sessions.find(id).map(SessionStore.Session::caller)
           .orElseThrow(() -> new Unauthenticated("the session expired or ended; log in again at /auth/login"));
+      return new Authenticated(caller, () -> sessions.find(id).isPresent() ? Optional.empty()
+          : Optional.of("the session ended (logout or expiry); log in again at /auth/login"));
     }
     throw new Unauthenticated("no credentials: send 'Authorization: Bearer <ID token>' (varroactl login) or log in "
         + "at /auth/login");

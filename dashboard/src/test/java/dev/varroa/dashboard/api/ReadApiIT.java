@@ -235,7 +235,9 @@ class ReadApiIT {
     HttpResponse<String> replay = send(HttpRequest.newBuilder(callback).build());
     assertThat(replay.statusCode()).isEqualTo(401);
 
-    send(HttpRequest.newBuilder(uri("/auth/logout")).header("Cookie", "varroa_session=" + session).build());
+    // logout is a POST (a GET only asks to confirm: BffHardeningIT)
+    send(HttpRequest.newBuilder(uri("/auth/logout")).header("Cookie", "varroa_session=" + session)
+        .POST(HttpRequest.BodyPublishers.noBody()).build());
     assertThat(send(HttpRequest.newBuilder(uri("/me")).header("Cookie", "varroa_session=" + session).build())
         .statusCode()).isEqualTo(401);
   }

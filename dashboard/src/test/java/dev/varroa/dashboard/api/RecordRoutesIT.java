@@ -69,13 +69,14 @@ class RecordRoutesIT {
   static final PostgresServerExtension POSTGRES = new PostgresServerExtension();
   @RegisterExtension
   static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user("alice"), BffFixtures.user("bob"),
-      BffFixtures.user("dave")), List.of(BffStack.redirectUri(PORT)));
+      BffFixtures.user("dave"), BffFixtures.user("erin")), List.of(BffStack.redirectUri(PORT)));
 
   private static final Map<String, String> TOKENS = new HashMap<>();
   private static Connection operatorBus;
   private static Connection bffBus;
   private static DashboardDatabase database;
   private static LogStore writer;
+  private static KubernetesClient client;
   private static BffStack stack;
   private static ActivityPublisher activity;
   private static final String ORDERS_RUN = UUID.randomUUID().toString();
@@ -85,7 +86,7 @@ class RecordRoutesIT {
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path folder) throws Exception {
-    KubernetesClient client = kube.client();
+    client = kube.client();
     BffFixtures.namespaces(client, "team-a", "team-b");
     BffFixtures.controller(client, "team-a", "orders", Map.of());
     BffFixtures.controller(client, "team-b", "search", Map.of());
@@ -119,7 +120,7 @@ class RecordRoutesIT {
     stack = BffStack.startRecorded(client, folder.resolve("cache"), operatorBus, bffBus,
         BffStack.oidc(OIDC.provider(), PORT), PORT, database, folder.resolve("bff-db-password"),
         logs -> McpEndpoint.mount(new ConsoleLogTail(logs)));
-    for (String name : List.of("alice", "bob", "dave")) {
+    for (String name : List.of("alice", "bob", "dave", "erin")) {
       TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name, BffFixtures.password(name))
           .idToken());
     }
@@ -218,6 +219,21 @@ class RecordRoutesIT {
       assertThat(all).containsExactlyElementsOf(IntStream.range(0, 25).mapToObj(i -> marker + " " + i).toList());
       List<Long> ids = again.named("activity").stream().map(e -> Long.parseLong(e.id())).toList();
       assertThat(ids).isSorted().doesNotHaveDuplicates().allMatch(id -> id > Long.parseLong(lastId));
+    }
+  }
+
+  @Test
+  void anOpenLogStreamEndsWhenItsBindingGoes() throws Exception {
+    BffFixtures.binding(client, "erin-reads-team-b", "reader", "User", "erin", "team-b");
+    await().atMost(DEADLINE).until(() -> get("/runs/" + SEARCH_RUN, "erin").statusCode() == 200);
+    // no test writes search's log: the stream waits for its first byte until something ends it
+    try (SseClient live = SseClient.open(uri("/runs/" + SEARCH_RUN + "/log/stream"), TOKENS.get("erin"), null)) {
+      assertThat(live.status).isEqualTo(200);
+      assertThat(live.ended()).isFalse();
+      client.resources(dev.varroa.api.v1alpha1.VarroaRoleBinding.class).withName("erin-reads-team-b").delete();
+      await().atMost(DEADLINE).until(live::ended);
+      assertThat(live.named("end")).singleElement().satisfies(end -> assertThat(JSON.readTree(end.data())
+          .path("reason").asText()).contains("may no longer watch the logs of controller team-b/search"));
     }
   }
 

@@ -23,6 +23,7 @@ final class SseClient implements AutoCloseable {
   final int status;
   private final InputStream body;
   private final Thread reader;
+  private volatile boolean ended;
 
   private SseClient(int status, InputStream body) {
     this.status = status;
@@ -33,13 +34,24 @@ final class SseClient implements AutoCloseable {
   }
 
   static SseClient open(URI uri, String token, String lastEventId) throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
+    return open(uri, "Authorization", "Bearer " + token, lastEventId);
+  }
+
+  /** @param credentialHeader Authorization for a bearer token, Cookie for a browser's session */
+  static SseClient open(URI uri, String credentialHeader, String credential, String lastEventId)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header(credentialHeader, credential)
         .header("Accept", "text/event-stream");
     if (lastEventId != null) {
       request.header("Last-Event-ID", lastEventId);
     }
     HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     return new SseClient(response.statusCode(), response.body());
+  }
+
+  /** Whether the server ended the response (the reader saw its end). */
+  boolean ended() {
+    return ended;
   }
 
   List<Event> named(String name) {
@@ -71,6 +83,7 @@ final class SseClient implements AutoCloseable {
     } catch (IOException e) {
       // closed by the test or the server
     }
+    ended = true;
   }
 
   @Override

@@ -10,6 +10,8 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffServer;
 import dev.varroa.dashboard.BffStack;
+import dev.varroa.dashboard.http.LoginRateLimit;
+import dev.varroa.dashboard.http.TrustedProxies;
 import dev.varroa.dashboard.records.DashboardDatabase;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
@@ -68,6 +70,8 @@ class DashboardBrowserIT {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   static final Path SCREENSHOTS = Path.of("target", "e2e-screenshots").toAbsolutePath();
   private static final String USER = "alice";
+  /** The return_to script logs in some forty times within a minute or two, all from this machine. */
+  private static final int LOGINS_PER_MINUTE = 600;
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -115,7 +119,7 @@ class DashboardBrowserIT {
     activity = new ActivityPublisher(() -> operatorBus, BffStack.CLUSTER, "operator", Clock.systemUTC());
     stack = BffStack.startRecorded(client, folder.resolve("cache"), operatorBus, bffBus,
         BffStack.oidc(OIDC.provider(), PORT), PORT, database, folder.resolve("bff-db-password"),
-        logs -> BffServer.McpMount.none());
+        logs -> BffServer.McpMount.none(), new LoginRateLimit.Settings(LOGINS_PER_MINUTE, TrustedProxies.none()));
     token = BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), USER, BffFixtures.password(USER))
         .idToken();
 
@@ -224,5 +228,17 @@ class DashboardBrowserIT {
     } finally {
       operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("us-2");
     }
+  }
+
+  @Test
+  @Order(7)
+  void everyReturnToOfALoginLinkEndsOnTheDashboardsOwnOrigin() throws Exception {
+    passes(script(Map.of()).run("return-to.mjs"));
+  }
+
+  @Test
+  @Order(8)
+  void logoutIsTheHeadersButtonAndALinkOnlyAsksToConfirm() throws Exception {
+    passes(script(Map.of()).run("logout.mjs"));
   }
 }
