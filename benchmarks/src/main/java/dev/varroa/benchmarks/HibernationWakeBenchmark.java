@@ -11,10 +11,9 @@ import dev.varroa.operator.controller.KubeletStandIn;
 import dev.varroa.operator.hibernation.HibernationSettings;
 import dev.varroa.operator.hibernation.InactivityPolicy;
 import dev.varroa.operator.hibernation.JobSchedules;
-import dev.varroa.operator.hibernation.KubernetesWakeRequests;
 import dev.varroa.operator.hibernation.MovableClock;
 import dev.varroa.operator.hibernation.PlayedGateway;
-import dev.varroa.operator.hibernation.WakerServer;
+import dev.varroa.operator.hibernation.Waker;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.protocol.ControllerIdentity;
@@ -93,9 +92,7 @@ public final class HibernationWakeBenchmark {
       PlayedGateway gateway = new PlayedGateway(nats.value().connect());
       ControlChannel channel = new ControlChannel(nats.value().connect(), "127.0.0.1:9090", "",
           JenkinsTokenIssuer.generate(), Clock.systemUTC());
-      SharedIndexInformer<Controller> wakerControllers = client.resources(Controller.class).inAnyNamespace().inform();
-      WakerServer waker = WakerServer.start(0, wakerControllers.getStore()::list, new KubernetesWakeRequests(client),
-          clock);
+      Waker waker = Waker.start(client, 0, HibernationSettings.withoutWakerService(), clock);
       client.resource(new EndpointSliceBuilder().withNewMetadata().withName("varroa-waker-bench")
           .withNamespace(WAKER_NAMESPACE).withLabels(Map.of("kubernetes.io/service-name", "varroa-waker")).endMetadata()
           .withAddressType("IPv4")

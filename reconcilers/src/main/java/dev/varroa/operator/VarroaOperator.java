@@ -10,9 +10,8 @@ import dev.varroa.operator.controller.ControllerActivity;
 import dev.varroa.operator.controller.ControllerReconciler;
 import dev.varroa.operator.hibernation.HibernationSettings;
 import dev.varroa.operator.hibernation.JobSchedules;
-import dev.varroa.operator.hibernation.KubernetesWakeRequests;
 import dev.varroa.operator.hibernation.RecorderJobSchedules;
-import dev.varroa.operator.hibernation.WakerServer;
+import dev.varroa.operator.hibernation.Waker;
 import dev.varroa.operator.hooks.ReconcilerPushTargets;
 import dev.varroa.operator.hooks.WebhookReceiver;
 import dev.varroa.operator.hooks.WebhookSecret;
@@ -85,8 +84,8 @@ public final class VarroaOperator implements AutoCloseable {
   private final ActivityPublisher activity;
   private LimitedHttpServer http;
   private WebhookReceiver webhooks;
-  private WakerServer waker;
-  private SharedIndexInformer<Controller> wakerControllers;
+  private Waker waker;
+  private final HibernationSettings hibernation;
   private SharedIndexInformer<Controller> controllerCache;
   private ControllerListResponder controllerRows;
   private ClusterBeacon clusterBeacon;
@@ -147,6 +146,7 @@ public final class VarroaOperator implements AutoCloseable {
       Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
       InstallationDefaults installation, ActivityPublisher activity, HibernationSettings hibernation) {
     this.activity = activity;
+    this.hibernation = hibernation;
     this.channel = channel;
     this.client = client;
     this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
@@ -264,9 +264,7 @@ public final class VarroaOperator implements AutoCloseable {
    * sends Jenkins' HTTP traffic here (docs/hibernation.md). Returns the port.
    */
   public synchronized int serveWaker(int port) throws IOException {
-    wakerControllers = client.resources(Controller.class).inAnyNamespace().inform();
-    waker = WakerServer.start(port, wakerControllers.getStore()::list, new KubernetesWakeRequests(client),
-        Clock.systemUTC());
+    waker = Waker.start(client, port, hibernation, Clock.systemUTC());
     return waker.port();
   }
 
@@ -310,7 +308,6 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (waker != null) {
         waker.close();
-        wakerControllers.close();
       }
     }
     if (http != null) {

@@ -117,6 +117,12 @@ final class DeliveryReplayer implements AutoCloseable {
         drop(client, events, controller, secret, e.getMessage());
         continue;
       }
+      if (!delivery.replayable()) {
+        // kept before the waker kept webhook routes only, or written by someone else: never replayed into Jenkins
+        drop(client, events, controller, secret, delivery.method() + " " + delivery.pathOnly() + " is not a webhook"
+            + " route the waker keeps (docs/hibernation.md#replayable-routes)");
+        continue;
+      }
       CommandResult result = send(id, delivery);
       Verdict verdict = verdict(result);
       if (verdict == Verdict.REPLAYED) {

@@ -71,6 +71,17 @@ public record KeptDelivery(String method, String path, List<Header> headers, byt
     }
   }
 
+  /** The path without its query. */
+  String pathOnly() {
+    int query = path.indexOf('?');
+    return query < 0 ? path : path.substring(0, query);
+  }
+
+  /** A POST at a webhook route: the only kind the waker keeps, and the only kind replayed into Jenkins. */
+  boolean replayable() {
+    return "POST".equals(method) && ReplayableRoutes.replayable(pathOnly());
+  }
+
   /** The command the mite sends to Jenkins over localhost. */
   ReplayDelivery replay() {
     return ReplayDelivery.newBuilder().setMethod(method).setPath(path).addAllHeaders(headers)

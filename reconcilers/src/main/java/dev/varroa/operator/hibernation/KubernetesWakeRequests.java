@@ -1,23 +1,32 @@
 package dev.varroa.operator.hibernation;
 
 import dev.varroa.api.v1alpha1.Controller;
-import dev.varroa.operator.render.ControllerLabels;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.SecretList;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.HexFormat;
 
-/** Keeps visits and deliveries as Secrets in the controller's namespace, owned by the Controller. */
+/**
+ * Keeps visits and deliveries as Secrets in the controller's namespace, owned by the Controller; a delivery only
+ * within {@value WakeRequestStore#MAX_KEPT_DELIVERIES} per Controller and the cluster-wide byte cap.
+ */
 public final class KubernetesWakeRequests implements WakeRequestStore {
   private static final int CONFLICT = 409;
   private final KubernetesClient client;
+  private final KeptDeliveryLedger ledger;
+  private final long keptBytesCap;
   private final SecureRandom random = new SecureRandom();
 
-  public KubernetesWakeRequests(KubernetesClient client) {
+  /**
+   * @param ledger what every namespace holds already (cluster-wide)
+   * @param keptBytesCap the most bytes kept deliveries may hold in the whole cluster
+   */
+  public KubernetesWakeRequests(KubernetesClient client, KeptDeliveryLedger ledger, long keptBytesCap) {
     this.client = client;
+    this.ledger = ledger;
+    this.keptBytesCap = keptBytesCap;
   }
 
   @Override
@@ -34,20 +43,24 @@ public final class KubernetesWakeRequests implements WakeRequestStore {
 
   @Override
   public Kept keep(Controller controller, KeptDelivery delivery) {
-    String selector = ControllerLabels.CONTROLLER + "=" + ControllerLabels.value(controller.getMetadata().getName())
-        + "," + WakeRequests.KIND_LABEL + "=" + WakeRequests.DELIVERY;
-    // a page one longer than the limit says whether the limit is reached, without reading every body
-    SecretList kept = client.secrets().inNamespace(controller.getMetadata().getNamespace()).list(
-        new ListOptionsBuilder().withLabelSelector(selector).withLimit((long) MAX_KEPT_DELIVERIES).build());
-    boolean more = kept.getMetadata() != null && kept.getMetadata().getContinue() != null
-        && !kept.getMetadata().getContinue().isEmpty();
-    if (kept.getItems().size() >= MAX_KEPT_DELIVERIES || more) {
-      return new Kept.Full(MAX_KEPT_DELIVERIES);
-    }
     byte[] unique = new byte[3];
     random.nextBytes(unique);
-    var secret = WakeRequests.delivery(controller, delivery, HexFormat.of().formatHex(unique));
-    client.resource(secret).create();
+    Secret secret = WakeRequests.delivery(controller, delivery, HexFormat.of().formatHex(unique));
+    KeptDeliveryLedger.Admission admission = ledger.admit(secret, controller.getMetadata().getUid(),
+        MAX_KEPT_DELIVERIES, keptBytesCap);
+    if (admission instanceof KeptDeliveryLedger.Admission.ControllerFull full) {
+      return new Kept.Full(full.limit());
+    }
+    if (admission instanceof KeptDeliveryLedger.Admission.OverCap over) {
+      return new Kept.OverCap(over.capBytes());
+    }
+    String key = ((KeptDeliveryLedger.Admission.Admitted) admission).key();
+    try {
+      client.resource(secret).create();
+    } catch (RuntimeException e) {
+      ledger.release(key);
+      throw e;
+    }
     return new Kept.Stored(secret.getMetadata().getName());
   }
 }

@@ -21,5 +21,8 @@ public interface WakeRequestStore {
 
     /** Not kept: {@code limit} deliveries already wait for this controller. */
     record Full(int limit) implements Kept {}
+
+    /** Not kept: the deliveries kept in the whole cluster already hold close to {@code capBytes}. */
+    record OverCap(long capBytes) implements Kept {}
   }
 }

@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,16 +21,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The waker: while a controller is parked its Service sends Jenkins' HTTP traffic here, to every operator replica. It
- * finds the controller from the Host header. A GET (a browser) gets a page that says Jenkins is starting and reloads
- * itself, and wakes the controller; a POST (a webhook) is kept, answered 202, and wakes it, to be replayed to Jenkins
- * once it is up, since senders such as GitHub do not redeliver a webhook that timed out. Everything it does goes
- * through the API server (a {@link WakeRequestStore}), so any replica may answer.
+ * finds the controller from the Host header and answers only for one parked now ({@link ParkedControllers}); any
+ * other host gets 404 and nothing is kept. A GET (a browser) gets a page that says Jenkins is starting and reloads
+ * itself, and wakes the controller; a POST at an SCM webhook route ({@link ReplayableRoutes}) is kept, answered 202,
+ * and wakes it, to be replayed to Jenkins once it is up, since senders such as GitHub do not redeliver a webhook that
+ * timed out; a POST elsewhere wakes it and is not kept. Kept deliveries are bounded per source and minute
+ * ({@link SourceRateLimit}), per controller and in bytes cluster-wide. Everything it keeps goes through the API server
+ * (a {@link WakeRequestStore}), so any replica may answer.
  */
 public final class WakerServer implements AutoCloseable {
   /** The waker's own port, beside /metrics on 8081 and the push webhooks on 8082. */
@@ -38,6 +43,8 @@ public final class WakerServer implements AutoCloseable {
   public static final int MAX_DELIVERY_BYTES = 512 * 1024;
   /** How soon a sender whose delivery could not be kept is asked to retry. */
   static final int RETRY_AFTER_FULL_SECONDS = 60;
+  /** 507 Insufficient Storage: the cluster-wide cap of kept bytes is reached. */
+  static final int INSUFFICIENT_STORAGE = 507;
   private static final int THREADS = 4;
   private static final Set<String> CONNECTION_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding", "te",
       "trailer", "upgrade", "proxy-connection", "proxy-authenticate", "proxy-authorization", "host", "content-length");
@@ -46,14 +53,18 @@ public final class WakerServer implements AutoCloseable {
 
   private final LimitedHttpServer server;
   private final Supplier<List<Controller>> controllers;
+  private final Predicate<Controller> parked;
   private final WakeRequestStore store;
+  private final SourceRateLimit rate;
   private final Clock clock;
 
-  private WakerServer(LimitedHttpServer server, Supplier<List<Controller>> controllers, WakeRequestStore store,
-      Clock clock) {
+  private WakerServer(LimitedHttpServer server, Supplier<List<Controller>> controllers,
+      Predicate<Controller> parked, WakeRequestStore store, SourceRateLimit rate, Clock clock) {
     this.server = server;
     this.controllers = controllers;
+    this.parked = parked;
     this.store = store;
+    this.rate = rate;
     this.clock = clock;
   }
 
@@ -61,12 +72,14 @@ public final class WakerServer implements AutoCloseable {
    * Listens on the port (0 picks a free one) on every interface.
    *
    * @param controllers every Controller, as an informer holds them
+   * @param parked which of them the waker answers for ({@link ParkedControllers})
+   * @param rate how many deliveries it keeps per source address and minute
    */
-  public static WakerServer start(int port, Supplier<List<Controller>> controllers, WakeRequestStore store,
-      Clock clock) throws IOException {
+  public static WakerServer start(int port, Supplier<List<Controller>> controllers, Predicate<Controller> parked,
+      WakeRequestStore store, SourceRateLimit rate, Clock clock) throws IOException {
     LimitedHttpServer server = LimitedHttpServer.bind("waker", new InetSocketAddress(port),
         ListenerLimits.DELIVERIES.withThreads(THREADS));
-    WakerServer waker = new WakerServer(server, controllers, store, clock);
+    WakerServer waker = new WakerServer(server, controllers, parked, store, rate, clock);
     server.route("/", waker::handle);
     server.start();
     LOG.info("event=waker_listening port={}", waker.port());
@@ -107,27 +120,47 @@ public final class WakerServer implements AutoCloseable {
     String host = exchange.getRequestHeaders().getFirst("Host");
     String path = exchange.getRequestURI().getRawPath();
     Optional<Controller> found = ControllerHosts.find(host, controllers.get());
-    if (found.isEmpty()) {
-      LOG.info("event=waker_unknown_host host=\"{}\" path={}", host, path);
-      return Reply.text(404, "No Jenkins controller of this cluster is served at host " + host
-          + ". The waker answers for parked controllers by their Ingress host or Service name.\n");
+    if (found.isEmpty() || !parked.test(found.get())) {
+      // a running controller gets the same answer as an unknown host: the waker says nothing of what exists
+      LOG.info("event={} host=\"{}\" path={}", found.isEmpty() ? "waker_unknown_host" : "waker_not_parked", host,
+          path);
+      Reply unknown = Reply.text(404, "No parked Jenkins controller of this cluster is served at host " + host
+          + ". The waker answers only for hibernated controllers, by their Ingress host or Service name.\n");
+      unknown.headers().put("Connection", "close");
+      return unknown;
     }
     Controller controller = found.get();
     String who = controller.getMetadata().getNamespace() + "/" + controller.getMetadata().getName();
     if (!"POST".equals(exchange.getRequestMethod())) {
-      try {
-        store.visit(controller, clock.instant());
-        LOG.info("event=waker_visit controller={} method={} path={}", who, exchange.getRequestMethod(), path);
-      } catch (RuntimeException e) {
-        // the page reloads itself, and the next visit tries again
-        LOG.warn("event=waker_visit_not_kept controller={} error=\"{}\"", who, e.getMessage());
-      }
+      visit(controller, who, exchange.getRequestMethod(), path);
       Reply page = new Reply(503, WakePage.render(controller.getMetadata().getNamespace(),
           controller.getMetadata().getName()), new LinkedHashMap<>());
       page.headers().put("Content-Type", "text/html; charset=utf-8");
       page.headers().put("Retry-After", String.valueOf(WakePage.REFRESH_SECONDS));
       page.headers().put("Cache-Control", "no-store");
       return page;
+    }
+    if (!ReplayableRoutes.replayable(path)) {
+      // an API call or a form may carry a person's credentials: it wakes Jenkins and is not kept
+      visit(controller, who, "POST", path);
+      LOG.info("event=waker_delivery_not_kept controller={} path={} reason=\"not a webhook route\"", who, path);
+      Reply woken = Reply.json(503, Map.of("error", "Jenkins " + who + " is parked and starting now; only webhook"
+          + " deliveries to the SCM routes of docs/hibernation.md are kept for replay, so this request was not kept."
+          + " Send it again once Jenkins runs"), WakePage.REFRESH_SECONDS);
+      woken.headers().put("Connection", "close");
+      return woken;
+    }
+    String source = exchange.getRemoteAddress().getAddress().getHostAddress();
+    Optional<Duration> wait = rate.take(source);
+    if (wait.isPresent()) {
+      long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
+      LOG.warn("event=waker_delivery_refused controller={} path={} status=429 source={} reason=\"over {} kept"
+          + " deliveries per minute from this source\"", who, path, source, rate.perMinute());
+      Reply limited = Reply.json(429, Map.of("error", "this source sent more than " + rate.perMinute()
+          + " deliveries a minute to parked Jenkins controllers; this one was not kept. Send it again in " + seconds
+          + " s"), (int) seconds);
+      limited.headers().put("Connection", "close");
+      return limited;
     }
     byte[] body = readBounded(exchange);
     if (body == null) {
@@ -149,6 +182,14 @@ public final class WakerServer implements AutoCloseable {
       return Reply.json(503, Map.of("error", full.limit() + " deliveries already wait for Jenkins " + who
           + ", which is starting; send this one again later"), RETRY_AFTER_FULL_SECONDS);
     }
+    if (kept instanceof WakeRequestStore.Kept.OverCap over) {
+      LOG.warn("event=waker_delivery_refused controller={} path={} status={} reason=\"kept deliveries of the cluster"
+          + " at the cap of {} bytes\"", who, path, INSUFFICIENT_STORAGE, over.capBytes());
+      return Reply.json(INSUFFICIENT_STORAGE, Map.of("error", "the deliveries kept for parked Jenkins controllers of"
+          + " this cluster already hold close to their cap of " + over.capBytes() + " bytes; this one to " + who
+          + " was not kept. Send it again later (its controller is starting) or ask the cluster admin to raise the"
+          + " cap (" + HibernationSettings.ENV_KEPT_BYTES + ")"), RETRY_AFTER_FULL_SECONDS);
+    }
     String name = ((WakeRequestStore.Kept.Stored) kept).name();
     LOG.info("event=waker_delivery_kept controller={} path={} secret={} body_bytes={}", who, path, name, body.length);
     Map<String, Object> answer = new LinkedHashMap<>();
@@ -157,6 +198,17 @@ public final class WakerServer implements AutoCloseable {
     answer.put("message", "Jenkins " + controller.getMetadata().getName() + " is starting; this delivery is kept"
         + " and sent to it once it is up");
     return Reply.json(202, answer, 0);
+  }
+
+  /** Wakes the controller; a visit that cannot be recorded is tried again by the next request. */
+  private void visit(Controller controller, String who, String method, String path) {
+    try {
+      store.visit(controller, clock.instant());
+      LOG.info("event=waker_visit controller={} method={} path={}", who, method, path);
+    } catch (RuntimeException e) {
+      // the page reloads itself, and the next visit tries again
+      LOG.warn("event=waker_visit_not_kept controller={} error=\"{}\"", who, e.getMessage());
+    }
   }
 
   /** The sender's headers, without those of the connection, sorted by name (the server keeps no arrival order). */

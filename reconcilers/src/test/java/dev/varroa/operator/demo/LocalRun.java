@@ -152,6 +152,10 @@ public final class LocalRun {
     say("operator running; webhook receiver at http://127.0.0.1:" + hooks + "/hooks/git and /hooks/registry"
         + " (shared secret " + DEMO_WEBHOOK_SECRET + ", see docs/webhooks.md)");
     endpoints.put("receiver", "http://127.0.0.1:" + hooks + "/hooks");
+    int waker = operator.serveWaker(0);
+    say("waker at http://127.0.0.1:" + waker + "/ : it answers only for a hibernated Controller, named by the Host"
+        + " header (e.g. curl -H 'Host: <service>.<namespace>.svc' ...; see docs/hibernation.md)");
+    endpoints.put("waker", "http://127.0.0.1:" + waker);
     DemoBff bff = DemoBff.start(client, work, nats.value().url(), GatewaySettings.DEFAULT_CLUSTER_NAME,
         new DemoBff.Stores(postgres.jdbcUrl(), bffDbPassword, Map.of(
             "VARROA_BLOB_MODE", "s3", "VARROA_BLOB_S3_URL", s3.bucketUrl(), "VARROA_BLOB_S3_REGION", s3.region(),

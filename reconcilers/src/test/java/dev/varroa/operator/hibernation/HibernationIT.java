@@ -32,7 +32,6 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.Operator;
 import java.io.IOException;
@@ -74,8 +73,7 @@ class HibernationIT {
   private final MovableClock clock = new MovableClock();
   private ServiceAccountClient account;
   private PlayedGateway gateway;
-  private WakerServer waker;
-  private SharedIndexInformer<Controller> wakerControllers;
+  private Waker waker;
   private Operator operator;
   private KubeletStandIn kubelet;
 
@@ -92,8 +90,7 @@ class HibernationIT {
     ControlChannel channel = new ControlChannel(NATS.server().connect(), "127.0.0.1:9090", "",
         JenkinsTokenIssuer.generate(), java.time.Clock.systemUTC());
 
-    wakerControllers = client.resources(Controller.class).inAnyNamespace().inform();
-    waker = WakerServer.start(0, wakerControllers.getStore()::list, new KubernetesWakeRequests(client), clock);
+    waker = Waker.start(client, 0, HibernationSettings.withoutWakerService(), clock);
     // the EndpointSlice controller's part: the chart's varroa-waker Service lists the operator replica's pod (the
     // API server refuses loopback addresses in a slice; the test itself reaches the waker on loopback)
     admin.resource(new EndpointSliceBuilder().withNewMetadata().withName("varroa-waker-x7k2p")
@@ -122,7 +119,6 @@ class HibernationIT {
     }
     if (waker != null) {
       waker.close();
-      wakerControllers.close();
     }
     if (gateway != null) {
       gateway.close();

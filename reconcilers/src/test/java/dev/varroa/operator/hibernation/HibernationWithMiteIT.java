@@ -24,7 +24,6 @@ import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.Operator;
 import java.net.Socket;
@@ -58,8 +57,7 @@ class HibernationWithMiteIT {
 
   private final MovableClock clock = new MovableClock();
   private Gateway gateway;
-  private WakerServer waker;
-  private SharedIndexInformer<Controller> wakerControllers;
+  private Waker waker;
   private Operator operator;
   private Path work;
 
@@ -76,8 +74,7 @@ class HibernationWithMiteIT {
         .withListen("127.0.0.1", 0));
     ControlChannel channel = new ControlChannel(NATS.server().connect(), "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    wakerControllers = client.resources(Controller.class).inAnyNamespace().inform();
-    waker = WakerServer.start(0, wakerControllers.getStore()::list, new KubernetesWakeRequests(client), clock);
+    waker = Waker.start(client, 0, HibernationSettings.withoutWakerService(), clock);
     operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
     operator.register(new JenkinsVersionProfileReconciler(clock));
     operator.register(new ControllerReconciler(clock, channel, InstallationDefaults.none(),
@@ -94,7 +91,6 @@ class HibernationWithMiteIT {
     }
     if (waker != null) {
       waker.close();
-      wakerControllers.close();
     }
     if (gateway != null) {
       gateway.close();

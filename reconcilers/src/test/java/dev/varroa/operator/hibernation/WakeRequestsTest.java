@@ -52,6 +52,16 @@ class WakeRequestsTest {
   }
 
   @Test
+  void replaysOnlyAPostAtAWebhookRoute() {
+    assertThat(new KeptDelivery("POST", "/github-webhook/?x=1", List.of(), new byte[0], RECEIVED).replayable()).isTrue();
+    assertThat(new KeptDelivery("POST", "/git/notifyCommit?url=https://git.example.com/app.git", List.of(),
+        new byte[0], RECEIVED).replayable()).isTrue();
+    assertThat(new KeptDelivery("POST", "/scriptText?script=x", List.of(), new byte[0], RECEIVED).replayable())
+        .as("kept before the upgrade, or written by hand").isFalse();
+    assertThat(new KeptDelivery("PUT", "/github-webhook/", List.of(), new byte[0], RECEIVED).replayable()).isFalse();
+  }
+
+  @Test
   void namesTheSecretAndTheKeyOfADeliveryItCannotRead() {
     Secret broken = new SecretBuilder().withNewMetadata().withName("stray").withNamespace("ci").endMetadata()
         .withData(Map.of("method", "UE9TVA==")).build();

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -96,6 +97,84 @@ class WakerRouteTest {
         .hasMessageContaining("VARROA_WAKER_PORT='eighty' is not a port number; fix:");
     assertThatThrownBy(() -> HibernationSettings.fromEnv(Map.of("VARROA_WAKER_SERVICE", "/waker"), Optional.empty()))
         .hasMessageContaining("is not namespace/name");
+  }
+
+  @Test
+  void keepsOnlyTheScmWebhookRoutes() {
+    assertThat(ReplayableRoutes.REPLAYABLE_PATHS).allSatisfy(path ->
+        assertThat(ReplayableRoutes.replayable(path)).as(path).isTrue());
+    assertThat(List.of("/github-webhook", "/generic-webhook-trigger/invoke/", "/git/notifyCommit",
+        "/project/team/app", "/project/my%20group/app/"))
+        .allSatisfy(path -> assertThat(ReplayableRoutes.replayable(path)).as(path).isTrue());
+    assertThat(List.of("/", "/job/app/build", "/script", "/scriptText", "/j_spring_security_check", "/login",
+        "/github-webhook/x", "/github-webhook/../script", "/project/", "/project/../script", "/project/a/../../script",
+        "/project/%2e%2e/script", "/project/a%2Fb", "/project/a;x=1", "/project//a", "/createItem",
+        "/GITHUB-WEBHOOK/", "/manage/"))
+        .allSatisfy(path -> assertThat(ReplayableRoutes.replayable(path)).as(path).isFalse());
+  }
+
+  @Test
+  void readsTheLimitsOfKeptDeliveriesAndNamesTheFix() {
+    HibernationSettings defaults = HibernationSettings.fromEnv(Map.of(), Optional.empty());
+    assertThat(defaults.keptBytesCap()).isEqualTo(64L * 1024 * 1024);
+    assertThat(defaults.keptPerSourcePerMinute()).isEqualTo(60);
+    HibernationSettings set = HibernationSettings.fromEnv(Map.of("VARROA_WAKER_KEPT_BYTES", "256Mi",
+        "VARROA_WAKER_KEPT_PER_SOURCE_PER_MINUTE", "10"), Optional.empty());
+    assertThat(set.keptBytesCap()).isEqualTo(256L * 1024 * 1024);
+    assertThat(set.keptPerSourcePerMinute()).isEqualTo(10);
+    assertThat(HibernationSettings.fromEnv(Map.of("VARROA_WAKER_KEPT_BYTES", "1048576"), Optional.empty())
+        .keptBytesCap()).isEqualTo(1048576);
+    assertThatThrownBy(() -> HibernationSettings.fromEnv(Map.of("VARROA_WAKER_KEPT_BYTES", "lots"), Optional.empty()))
+        .hasMessageContaining("VARROA_WAKER_KEPT_BYTES='lots' is not a size; fix:");
+    assertThatThrownBy(() -> HibernationSettings.fromEnv(Map.of("VARROA_WAKER_KEPT_BYTES", "1Ki"), Optional.empty()))
+        .hasMessageContaining("below one delivery");
+    assertThatThrownBy(() -> HibernationSettings.fromEnv(Map.of("VARROA_WAKER_KEPT_PER_SOURCE_PER_MINUTE", "0"),
+        Optional.empty())).hasMessageContaining("VARROA_WAKER_KEPT_PER_SOURCE_PER_MINUTE='0'").hasMessageContaining("fix:");
+  }
+
+  @Test
+  void admitsDeliveriesWithinTheControllerCountAndTheClusterCap() {
+    KeptDeliveryLedger ledger = new KeptDeliveryLedger(new MovableClock());
+    Controller a = controller("a", "one", "https://a.example.com/");
+    long cap = 3 * 1024;
+
+    assertThat(ledger.admit(delivery(a, "1", 1024), "uid-a", 2, cap))
+        .isInstanceOf(KeptDeliveryLedger.Admission.Admitted.class);
+    assertThat(ledger.admit(delivery(a, "2", 1024), "uid-b", 2, cap))
+        .isInstanceOf(KeptDeliveryLedger.Admission.Admitted.class);
+    KeptDeliveryLedger.Admission over = ledger.admit(delivery(a, "3", 1024), "uid-c", 2, cap);
+    assertThat(over).isEqualTo(new KeptDeliveryLedger.Admission.OverCap(cap, ledger.keptBytes()));
+    KeptDeliveryLedger.Admission admitted = ledger.admit(delivery(a, "4", 1), "uid-a", 2, cap);
+    assertThat(admitted).isInstanceOf(KeptDeliveryLedger.Admission.Admitted.class);
+    assertThat(ledger.admit(delivery(a, "5", 1), "uid-a", 2, cap))
+        .isEqualTo(new KeptDeliveryLedger.Admission.ControllerFull(2));
+
+    ledger.release(((KeptDeliveryLedger.Admission.Admitted) admitted).key());
+    assertThat(ledger.admit(delivery(a, "6", 1), "uid-a", 2, cap))
+        .isInstanceOf(KeptDeliveryLedger.Admission.Admitted.class);
+  }
+
+  @Test
+  void refillsASourcesDeliveriesEvenlyOverAMinute() {
+    MovableClock clock = new MovableClock();
+    SourceRateLimit rate = new SourceRateLimit(6, clock);
+
+    for (int i = 0; i < 6; i++) {
+      assertThat(rate.take("10.0.0.1")).as("delivery " + i).isEmpty();
+    }
+    assertThat(rate.take("10.0.0.1")).get().satisfies(wait -> assertThat(wait).isBetween(Duration.ofSeconds(9),
+        Duration.ofSeconds(10)));
+    assertThat(rate.take("10.0.0.2")).as("another source has its own").isEmpty();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(rate.take("10.0.0.1")).isEmpty();
+    assertThat(rate.take("10.0.0.1")).isPresent();
+    assertThatThrownBy(() -> new SourceRateLimit(0, clock)).hasMessageContaining("fix:");
+  }
+
+  /** A delivery Secret whose body is {@code bytes} long (its path, method and headers add a few bytes). */
+  private static io.fabric8.kubernetes.api.model.Secret delivery(Controller controller, String unique, int bytes) {
+    return WakeRequests.delivery(controller, new KeptDelivery("POST", "/", List.of(), new byte[bytes],
+        java.time.Instant.parse("2026-06-01T12:00:00Z")), unique);
   }
 
   private static ResolvedController resolved(String spec) {

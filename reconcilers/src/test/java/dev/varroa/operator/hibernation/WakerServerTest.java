@@ -9,6 +9,9 @@ import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.protocol.mite.v1.Header;
 import dev.varroa.testfixtures.http.StalledClients;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -29,23 +33,46 @@ class WakerServerTest {
   private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
   private static final String UID = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
 
-  private final Controller nightly = controller("nightly", "ci", UID, "https://jenkins.example.com/");
+  private final Controller nightly = controller("nightly", "ci", UID, "https://jenkins.example.com/",
+      ControllerStatus.Phase.Hibernated);
   private final Controller other = controller("other", "qa", "9a4e28ba-2fa1-11d2-883f-0016d3cca427",
-      "http://other-9a4e28ba.qa.svc:8080/");
+      "http://other-9a4e28ba.qa.svc:8080/", ControllerStatus.Phase.Hibernated);
+  private final Controller running = controller("running", "ci", "7c4e28ba-2fa1-11d2-883f-0016d3cca427",
+      "https://running.example.com/", ControllerStatus.Phase.Connected);
+  /** Woken a moment ago: its pod is not ready yet, so its Service still routes to the waker. */
+  private final Controller waking = controller("waking", "ci", "5d4e28ba-2fa1-11d2-883f-0016d3cca427",
+      "https://waking.example.com/", ControllerStatus.Phase.Provisioning);
+  private final List<EndpointSlice> routes = new CopyOnWriteArrayList<>();
   private final RecordingStore store = new RecordingStore();
+  private final MovableClock clock = new MovableClock();
+  private int perMinute = HibernationSettings.DEFAULT_KEPT_PER_SOURCE_PER_MINUTE;
   private WakerServer waker;
 
-  private static Controller controller(String name, String namespace, String uid, String url) {
+  private static Controller controller(String name, String namespace, String uid, String url,
+      ControllerStatus.Phase phase) {
     Controller controller = new Controller();
     controller.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid(uid).build());
     controller.setStatus(new ControllerStatus());
     controller.getStatus().url = url;
+    controller.getStatus().phase = phase;
     return controller;
   }
 
   private WakerServer start() throws Exception {
-    waker = WakerServer.start(0, () -> List.of(nightly, other), store, Clock.fixed(NOW, ZoneOffset.UTC));
+    waker = WakerServer.start(0, () -> List.of(nightly, other, running, waking), new ParkedControllers(() -> routes),
+        store, new SourceRateLimit(perMinute, clock), Clock.fixed(NOW, ZoneOffset.UTC));
     return waker;
+  }
+
+  /** The slice the operator gives a Controller's Service while it routes it to the waker. */
+  private static EndpointSlice route(Controller controller) {
+    String service = WakeRequests.statefulSet(controller);
+    return new EndpointSliceBuilder().withNewMetadata().withName(WakerRoute.sliceName(service, WakerRoute.IPV4))
+        .withNamespace(controller.getMetadata().getNamespace())
+        .withLabels(Map.of(WakerRoute.SERVICE_NAME_LABEL, service, WakerRoute.MANAGED_BY_LABEL, WakerRoute.MANAGED_BY))
+        .withOwnerReferences(new OwnerReferenceBuilder().withKind("Controller").withName(controller.getMetadata()
+            .getName()).withUid(controller.getMetadata().getUid()).withController(true).build())
+        .endMetadata().withAddressType(WakerRoute.IPV4).build();
   }
 
   @AfterEach
@@ -175,6 +202,91 @@ class WakerServerTest {
   }
 
   @Test
+  void answers404AndKeepsNothingForARunningController() throws Exception {
+    start();
+
+    HttpResponse<String> post = raw("POST", "running.example.com", "/github-webhook/", new byte[] {'{', '}'},
+        "X-GitHub-Event", "push");
+    HttpResponse<String> get = raw("GET", "running-7c4e28ba.ci.svc", "/", new byte[0]);
+
+    assertThat(post.statusCode()).isEqualTo(404);
+    assertThat(get.statusCode()).isEqualTo(404);
+    assertThat(post.body()).as("the same answer as for a host nobody has")
+        .startsWith("No parked Jenkins controller of this cluster is served at host running.example.com");
+    assertThat(store.kept).isEmpty();
+    assertThat(store.visits).isEmpty();
+  }
+
+  @Test
+  void answers404AndKeepsNothingForAPostToAnUnknownHost() throws Exception {
+    start();
+
+    HttpResponse<String> post = raw("POST", "elsewhere.example.com", "/github-webhook/", new byte[] {'{', '}'});
+
+    assertThat(post.statusCode()).isEqualTo(404);
+    assertThat(store.kept).isEmpty();
+    assertThat(store.visits).isEmpty();
+  }
+
+  @Test
+  void servesAWokenControllerUntilItsServiceNoLongerRoutesToTheWaker() throws Exception {
+    start();
+    routes.add(route(waking));
+
+    assertThat(raw("POST", "waking.example.com", "/github-webhook/", new byte[] {1}).statusCode()).isEqualTo(202);
+    routes.clear();
+    assertThat(raw("POST", "waking.example.com", "/github-webhook/", new byte[] {2}).statusCode()).isEqualTo(404);
+
+    assertThat(store.kept).singleElement().satisfies(d -> assertThat(d.body()).containsExactly(1));
+  }
+
+  @Test
+  void wakesButDoesNotKeepAPostToARouteThatIsNotAWebhook() throws Exception {
+    start();
+
+    HttpResponse<String> build = raw("POST", "jenkins.example.com", "/job/app/build?delay=0", new byte[] {'x'},
+        "Authorization", "Basic YWRtaW46c2VjcmV0");
+
+    assertThat(build.statusCode()).isEqualTo(503);
+    assertThat(build.headers().firstValue("retry-after")).contains(String.valueOf(WakePage.REFRESH_SECONDS));
+    assertThat(build.body()).contains("this request was not kept");
+    assertThat(store.visits).containsExactly("ci/nightly");
+    assertThat(store.kept).isEmpty();
+  }
+
+  @Test
+  void limitsTheDeliveriesKeptPerSourceAndMinute() throws Exception {
+    perMinute = 2;
+    start();
+
+    assertThat(raw("POST", "jenkins.example.com", "/github-webhook/", new byte[] {1}).statusCode()).isEqualTo(202);
+    assertThat(raw("POST", "other-9a4e28ba.qa.svc", "/github-webhook/", new byte[] {2}).statusCode()).isEqualTo(202);
+    HttpResponse<String> limited = raw("POST", "jenkins.example.com", "/github-webhook/", new byte[] {3});
+
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().firstValue("retry-after")).get().satisfies(seconds ->
+        assertThat(Integer.parseInt(seconds)).isBetween(1, 30));
+    assertThat(limited.body()).contains("more than 2 deliveries a minute");
+    assertThat(store.kept).hasSize(2);
+
+    clock.advance(Duration.ofSeconds(30));
+    assertThat(raw("POST", "jenkins.example.com", "/github-webhook/", new byte[] {4}).statusCode()).isEqualTo(202);
+    assertThat(store.kept).extracting(d -> d.body()[0]).containsExactly((byte) 1, (byte) 2, (byte) 4);
+  }
+
+  @Test
+  void refusesWith507WhenTheClusterCapOfKeptBytesIsReached() throws Exception {
+    store.overCap.set(true);
+    start();
+
+    HttpResponse<String> refused = raw("POST", "jenkins.example.com", "/github-webhook/", new byte[] {1});
+
+    assertThat(refused.statusCode()).isEqualTo(507);
+    assertThat(refused.headers().firstValue("retry-after")).contains("60");
+    assertThat(refused.body()).contains("cap of 1048576 bytes").contains(HibernationSettings.ENV_KEPT_BYTES);
+  }
+
+  @Test
   void stillShowsThePageWhenTheVisitCannotBeKept() throws Exception {
     store.failVisits.set(true);
     start();
@@ -194,6 +306,7 @@ class WakerServerTest {
     final List<KeptDelivery> kept = new CopyOnWriteArrayList<>();
     final AtomicReference<Boolean> full = new AtomicReference<>(false);
     final AtomicReference<Boolean> failVisits = new AtomicReference<>(false);
+    final AtomicReference<Boolean> overCap = new AtomicReference<>(false);
 
     @Override
     public void visit(Controller controller, Instant at) {
@@ -207,6 +320,9 @@ class WakerServerTest {
     public Kept keep(Controller controller, KeptDelivery delivery) {
       if (full.get()) {
         return new Kept.Full(MAX_KEPT_DELIVERIES);
+      }
+      if (overCap.get()) {
+        return new Kept.OverCap(1024 * 1024);
       }
       kept.add(delivery);
       return new Kept.Stored("stored-" + kept.size());
