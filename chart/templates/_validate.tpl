@@ -55,10 +55,6 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- fail (printf "cluster.name %q is not a DNS-1123 label: use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit, unique across the deployment (e.g. --set cluster.name=member-eu1)" $name) -}}
 {{- end -}}
 
-{{- if and $np.enabled (empty $np.apiServer.cidrs) -}}
-{{- fail "networkPolicy.enabled is true but networkPolicy.apiServer.cidrs is empty: list the API server's endpoint addresses (kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes), e.g. --set 'networkPolicy.apiServer.cidrs={10.0.0.10/32}'; the Service's ClusterIP does not work, since policies apply after it is translated" -}}
-{{- end -}}
-
 {{- if $hive -}}
 {{- if not (trim ($v.bus.url | default "")) -}}
 {{- fail "hive mode needs bus.url: set it to the core's NATS endpoint, e.g. --set bus.url=tls://nats.example.com:4222 (a comma-separated list of tls://host:port for NodePort node addresses)" -}}

@@ -75,9 +75,11 @@ class ChartIT {
     return Render.in(CORE);
   }
 
+  /** A member as installed by default: network policies are on, so the core NATS endpoint's address is required. */
   static Render member() {
     return Render.in(MEMBER).values(Path.of("values-hive.yaml"))
-        .set("cluster.name", "member-1").set("bus.url", "tls://nats.example.com:4222");
+        .set("cluster.name", "member-1").set("bus.url", "tls://nats.example.com:4222")
+        .set("networkPolicy.coreNatsEgress.cidrs", "{203.0.113.10/32}");
   }
 
   /** Each mode as installed by default, and with every optional object turned on. */
@@ -93,6 +95,7 @@ class ChartIT {
             .set("dashboard.ingress.enabled", "true").set("dashboard.ingress.host", "varroa.example.com")
             .set("dashboard.ingress.tls.secretName", "varroa-tls")),
         Named.of("full mode, NodePort endpoint", core().set("nats.external.enabled", "true").set("nats.external.serviceType", "NodePort")
+            .set("nats.external.allowedCIDRs", "{198.51.100.0/24}")
             .set("nats.external.nodePort", "30422").set("nats.external.externalTrafficPolicy", "Local")
             .set("nats.external.ipSANs", "{192.0.2.11,192.0.2.12}")),
         Named.of("full mode, record store on an external database with s3 blobs, network policies", core()
@@ -110,6 +113,7 @@ class ChartIT {
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("networkPolicy.oidcIssuerEgress.cidrs", "{203.0.113.40/32}")),
         Named.of("hive mode, defaults", member()),
+        Named.of("full mode, network policies off", core().set("networkPolicy.enabled", "false")),
         Named.of("hive mode, record store with s3 blobs, network policies", member()
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("networkPolicy.coreNatsEgress.cidrs", "{203.0.113.10/32}")
