@@ -90,9 +90,15 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- fail "nats.replicas is 2: a JetStream cluster needs a majority to stay up, so two servers fail as soon as one does; use 1, or 3 or more" -}}
 {{- end -}}
 {{- $ext := $v.nats.external -}}
+{{- if and (not $ext.enabled) $ext.memberClusters -}}
+{{- fail "nats.external.memberClusters is set but nats.external.enabled is false: members reach this NATS only through the external endpoint; set nats.external.enabled=true (with nats.external.host) or empty the list" -}}
+{{- end -}}
 {{- if $ext.enabled -}}
 {{- if and $np.enabled (empty $ext.allowedCIDRs) -}}
 {{- fail "nats.external.enabled with networkPolicy.enabled needs nats.external.allowedCIDRs: list the source addresses of each member, e.g. --set 'nats.external.allowedCIDRs={198.51.100.0/24}' (with externalTrafficPolicy: Cluster the source is a node of this cluster: include the node range)" -}}
+{{- end -}}
+{{- if has $v.cluster.name ($ext.memberClusters | default list) -}}
+{{- fail (printf "nats.external.memberClusters lists %s, this cluster's own cluster.name: list only the members' names (each member's cluster.name)" $v.cluster.name) -}}
 {{- end -}}
 {{- if and (eq $ext.serviceType "NodePort") (empty $ext.ipSANs) -}}
 {{- fail "nats.external.serviceType is NodePort but nats.external.ipSANs is empty: members connect to node addresses, which the NATS certificate must carry; list each node address members use (the ones in their bus.url), e.g. --set 'nats.external.ipSANs={192.0.2.11,192.0.2.12}'" -}}

@@ -178,9 +178,9 @@ class DashboardNatsPermissionsIT {
       // The recorder's durable consumer survived the attempt.
       assertThat(recorder.jetStreamManagement().getConsumerNames(BusNames.ACTIVITY_STREAM))
           .contains(BusNames.ACTIVITY_CONSUMER);
-      dashboard.subscribe(BusNames.gatewayCommands("gw-1"));
+      dashboard.subscribe(BusNames.gatewayCommands("core", "gw-1"));
       await().atMost(DEADLINE).until(() -> dashboardErrors.stream().anyMatch(e ->
-          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("gw-1") + "\"")));
+          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("core", "gw-1") + "\"")));
       assertThat(errors).as("permission errors of the operator and recorder users").isEmpty();
     }
   }
