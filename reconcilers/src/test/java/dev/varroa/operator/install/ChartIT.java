@@ -151,8 +151,11 @@ class ChartIT {
         "ClusterRole/varroa-operator", "ClusterRoleBinding/varroa-operator", "Role/varroa-operator",
         "RoleBinding/varroa-operator", "Service/varroa-operator", "Service/varroa-operator-webhooks", "Service/varroa-waker",
         "Service/varroa-gateway", "Deployment/varroa-operator", "Deployment/varroa-gateway",
-        "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway");
+        "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway",
+        // network policies are on by default
+        "NetworkPolicy/varroa-default-deny", "NetworkPolicy/varroa-operator", "NetworkPolicy/varroa-gateway");
     List<String> coreOnly = List.of("ServiceAccount/varroa-nats", "ServiceAccount/varroa-dex",
+        "NetworkPolicy/varroa-nats", "NetworkPolicy/varroa-dashboard", "NetworkPolicy/varroa-dex",
         "ConfigMap/varroa-nats", "Secret/varroa-dex", "Service/varroa-nats", "Service/varroa-nats-headless",
         "Service/varroa-dex", "StatefulSet/varroa-nats", "Deployment/varroa-dex",
         "ServiceAccount/varroa-dashboard", "Secret/varroa-dashboard-oidc", "Deployment/varroa-dashboard",

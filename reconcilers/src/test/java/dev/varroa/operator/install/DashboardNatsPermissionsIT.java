@@ -187,6 +187,7 @@ class DashboardNatsPermissionsIT {
 
   private Connection connect(String user, String password, Queue<String> sink) throws Exception {
     return Nats.connect(new Options.Builder().server(nats.value().url()).userInfo(user, password)
+        .inboxPrefix(ChartNatsConfig.inboxPrefix(user))
         .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
         .errorListener(new ErrorListener() {
           @Override

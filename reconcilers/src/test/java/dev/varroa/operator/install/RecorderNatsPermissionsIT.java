@@ -246,6 +246,7 @@ class RecorderNatsPermissionsIT {
 
   private Connection connect(String user, String password) throws Exception {
     return Nats.connect(new Options.Builder().server(nats.value().url()).userInfo(user, password)
+        .inboxPrefix(ChartNatsConfig.inboxPrefix(user))
         .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
         .errorListener(new ErrorListener() {
           @Override
