@@ -73,7 +73,7 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 {{- if $np.enabled -}}
 {{- if empty $np.coreNatsEgress.cidrs -}}
-{{- fail "networkPolicy.enabled is true in hive mode but networkPolicy.coreNatsEgress.cidrs is empty: list the core NATS endpoint's addresses (each address in bus.url), e.g. --set 'networkPolicy.coreNatsEgress.cidrs={203.0.113.10/32}'" -}}
+{{- fail "networkPolicy.enabled is true in hive mode but networkPolicy.coreNatsEgress.cidrs is empty: list the core NATS endpoint's addresses (each address in bus.url), e.g. --set 'networkPolicy.coreNatsEgress.cidrs={203.0.113.10/32}' (network policies are on by default; --set networkPolicy.enabled=false renders none)" -}}
 {{- end -}}
 {{- range $urls -}}
 {{- $host := regexReplaceAll "^tls://(.*):[0-9]+$" . "${1}" -}}
