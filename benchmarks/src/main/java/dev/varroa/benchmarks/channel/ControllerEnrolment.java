@@ -8,6 +8,7 @@ import dev.varroa.protocol.ControllerIdentity;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Instant;
 
 /**
@@ -23,7 +24,7 @@ public final class ControllerEnrolment {
   public ControllerEnrolment(Connection operator) throws IOException {
     this.tokens = new BootstrapTokenIssuer(operator.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET));
     this.live = new LiveControllers(operator.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET),
-        GatewaySettings.DEFAULT_CLUSTER_NAME);
+        GatewaySettings.DEFAULT_CLUSTER_NAME, Clock.systemUTC());
   }
 
   /** Records the Controller live and returns a fresh bootstrap token bound to it. */

@@ -73,7 +73,7 @@ public final class ControlChannel implements AutoCloseable {
     this.endpoint = new ChannelEndpoint(gatewayEndpoint, caCertificatePem, jenkinsTokens.publicKeyPem());
     BusTopology.ensure(nats);
     this.bootstrapTokens = new BootstrapTokenIssuer(nats.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET));
-    this.liveControllers = new LiveControllers(nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET), cluster);
+    this.liveControllers = new LiveControllers(nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET), cluster, clock);
     this.routes = new MiteRoutes(clock, key -> routeListener.accept(key));
     routes.start(nats);
     timer.scheduleAtFixedRate(routes::expireSilentGateways, GATEWAY_CHECK_INTERVAL.toMillis(),

@@ -8,6 +8,9 @@ import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.KeyValueOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,24 +21,34 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LiveControllers {
 
+  /** How long a record this replica wrote is trusted before a pass writes it again (a NATS store lost meanwhile). */
+  static final Duration REWRITE_AFTER = Duration.ofMinutes(10);
+
   private final KeyValue bucket;
   private final String cluster;
-  // What this replica wrote, so a reconcile pass writes only when the UID is new to it.
-  private final Map<String, String> written = new ConcurrentHashMap<>();
+  private final Clock clock;
+  // What this replica wrote and when, so a reconcile pass writes only when the UID is new to it or the write is old.
+  private final Map<String, Written> written = new ConcurrentHashMap<>();
 
-  public LiveControllers(KeyValue bucket, String cluster) {
-    this.bucket = bucket;
-    this.cluster = cluster;
+  private record Written(String uid, Instant at) {
   }
 
-  /** Records that the Controller exists with this UID (a put when this replica has not written it yet). */
+  public LiveControllers(KeyValue bucket, String cluster, Clock clock) {
+    this.bucket = bucket;
+    this.cluster = cluster;
+    this.clock = clock;
+  }
+
+  /** Records that the Controller exists with this UID (a put unless this replica wrote it in the last minutes). */
   public void record(ControllerIdentity controller) throws IOException, JetStreamApiException {
     String key = BusNames.liveControllerKey(cluster, controller);
-    if (controller.uid().equals(written.get(key))) {
+    Instant now = clock.instant();
+    Written last = written.get(key);
+    if (last != null && last.uid().equals(controller.uid()) && now.isBefore(last.at().plus(REWRITE_AFTER))) {
       return;
     }
     bucket.put(key, controller.uid().getBytes(StandardCharsets.UTF_8));
-    written.put(key, controller.uid());
+    written.put(key, new Written(controller.uid(), now));
   }
 
   /**
@@ -44,7 +57,7 @@ public final class LiveControllers {
    */
   public void forget(ControllerIdentity controller) throws IOException, JetStreamApiException {
     String key = BusNames.liveControllerKey(cluster, controller);
-    written.remove(key, controller.uid());
+    written.computeIfPresent(key, (k, last) -> last.uid().equals(controller.uid()) ? null : last);
     KeyValueEntry entry = bucket.get(key);
     if (entry == null || entry.getOperation() != KeyValueOperation.PUT
         || !controller.uid().equals(new String(entry.getValue(), StandardCharsets.UTF_8))) {
