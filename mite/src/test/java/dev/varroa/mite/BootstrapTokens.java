@@ -32,13 +32,17 @@ final class BootstrapTokens {
         .setController(controller.toRef())
         .setExpiresAtEpochMillis(Instant.now().plus(Duration.ofMinutes(15)).toEpochMilli())
         .build().toByteArray());
-    // The operator records the Controller as live while it exists: the gateway opens streams only for those.
+    recordLive(nats, controller);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
+    return token;
+  }
+
+  /** The operator records the Controller as live while it exists: the gateway opens streams only for those. */
+  static void recordLive(Connection nats, ControllerIdentity controller) throws Exception {
     BusTopology.ensure(nats);
     nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET).put(
         BusNames.liveControllerKey(GatewaySettings.DEFAULT_CLUSTER_NAME, controller),
         controller.uid().getBytes(StandardCharsets.UTF_8));
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
-    return token;
   }
 }

@@ -287,6 +287,7 @@ class MiteIT {
         Instant.now().minus(Duration.ofHours(40)));
     new IdentityStore(dir.resolve("identity")).save(new MiteIdentity(request.keyPair().getPrivate(),
         MiteIdentity.parseChain(old.certificateChainPem())));
+    BootstrapTokens.recordLive(nats, controller);
 
     Mite mite = mite(List.of(gateway), caCert);
 
