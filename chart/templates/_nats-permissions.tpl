@@ -3,7 +3,27 @@ The NATS subjects each component may publish and subscribe: the one place to cha
 Names come from protocol/src/main/java/dev/varroa/protocol/BusNames.java and BusTopology.java;
 JetStream's own API subjects follow from what jnats sends for each call the code makes.
 A user may publish replies to requests it received (allow_responses) and nothing else unlisted.
+Control subjects carry the cluster name (cluster.name): a user reaches only this cluster's. The operator and the
+gateway take their replies on their own inbox prefix (BusNames.*_INBOX_PREFIX), which no other user may subscribe to.
 */}}
+
+{{- /* The clusters whose control subjects the operator and gateway users reach: cluster.name, then, until each
+member has its own NATS users, the members that share them (nats.external.memberClusters). JSON list. */ -}}
+{{- define "varroa.natsClusterNames" -}}
+{{- $names := list .Values.cluster.name -}}
+{{- if .Values.nats.external.enabled -}}
+{{- $names = concat $names (.Values.nats.external.memberClusters | default list) -}}
+{{- end -}}
+{{- toJson ($names | uniq) -}}
+{{- end -}}
+
+{{- /* One quoted list item per cluster of .clusters, with CLUSTER in .pattern replaced by its name. */ -}}
+{{- define "varroa.perCluster" -}}
+{{- $pattern := .pattern -}}
+{{- range .clusters }}
+- {{ replace "CLUSTER" . $pattern | quote }}
+{{- end }}
+{{- end -}}
 
 {{- define "varroa.natsKvApi" -}}
 {{- /* JetStream API calls behind jnats' KeyValue on bucket . : info, create, get, and watchAll's ordered consumer. */ -}}
@@ -31,6 +51,7 @@ A user may publish replies to requests it received (allow_responses) and nothing
 {{ include "varroa.natsKvApi" "varroa_bootstrap_tokens" }}
 {{ include "varroa.natsKvApi" "varroa_mite_routes" }}
 {{ include "varroa.natsKvApi" "varroa_gateways" }}
+{{ include "varroa.natsKvApi" "varroa_controllers" }}
 - "$JS.API.STREAM.INFO.varroa_builds"
 - "$JS.API.STREAM.CREATE.varroa_builds"
 # The recorder's durable consumer is created with the stream (jnats uses the 2.9 name-in-subject form or the older one).
@@ -41,45 +62,50 @@ A user may publish replies to requests it received (allow_responses) and nothing
 {{- end -}}
 
 {{- define "varroa.natsPermissions.operator" -}}
+{{- $cs := include "varroa.natsClusterNames" . | fromJsonArray -}}
 publish:
   allow:
     {{- include "varroa.natsTopologyApi" . | nindent 4 }}
     # BootstrapTokenIssuer writes token records.
     - "$KV.varroa_bootstrap_tokens.>"
+    # LiveControllers: this cluster's Controllers and their UIDs, which the gateways check on stream open.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_controllers.CLUSTER.>") | nindent 4 }}
     # MiteRoutes watches routes and gateway presence.
     {{- include "varroa.natsKvWatch" "varroa_mite_routes" | nindent 4 }}
     {{- include "varroa.natsKvWatch" "varroa_gateways" | nindent 4 }}
-    # ControlChannel sends desired state to the gateway holding a mite (request/reply).
-    - "varroa.gateway.*.commands"
+    # ControlChannel sends desired state to this cluster's gateway holding a mite (request/reply); the gateway user
+    # may not publish here.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.gateway.CLUSTER.*.commands") | nindent 4 }}
     # One-shot commands: queued on varroa_commands, then a notice to the gateway holding the mite.
-    - "varroa.commands.>"
-    - "varroa.gateway.*.queued"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.commands.CLUSTER.>") | nindent 4 }}
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.gateway.CLUSTER.*.queued") | nindent 4 }}
     # ActivityPublisher: Controller lifecycle and installation-wide events, onto the recorder's varroa_activity.
-    - "activity.>"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "activity.CLUSTER.>") | nindent 4 }}
     # RecorderJobSchedules: a parked controller's timer triggers, asked of the recorder (request/reply).
     - "varroa.recorder.job-schedules"
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
-    - "$KV.varroa_clusters.{{ .Values.cluster.name }}"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_clusters.CLUSTER") | nindent 4 }}
     # AccessPolicy: every VarroaRole and VarroaRoleBinding, under the one key the BFF reads.
     {{- include "varroa.natsKvApi" "varroa_access" | nindent 4 }}
     - "$KV.varroa_access.policy"
 subscribe:
   allow:
-    # ControlChannel answers Jenkins token requests in the operator's queue group.
-    - "varroa.operator.jenkins-token varroa-operator"
+    # ControlChannel answers this cluster's Jenkins token requests in the operator's queue group.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.operator.CLUSTER.jenkins-token varroa-operator") | nindent 4 }}
     # ControllerListResponder answers the BFF's requests for this cluster's controller rows.
-    - "varroa.clusters.{{ .Values.cluster.name }}.controllers varroa-operator"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controllers varroa-operator") | nindent 4 }}
     # ControllerDetailResponder answers the BFF's requests for one controller in full.
-    - "varroa.clusters.{{ .Values.cluster.name }}.controller varroa-operator"
-    # Results of queued one-shot commands.
-    - "varroa.results.>"
-    # Replies to its requests, JetStream API answers and KV watch deliveries.
-    - "_INBOX.>"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controller varroa-operator") | nindent 4 }}
+    # Results of this cluster's queued one-shot commands.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
+    # Replies to its requests, JetStream API answers and KV watch deliveries: its own inbox prefix only.
+    - "_INBOX_varroa_operator.>"
 allow_responses: true
 {{- end -}}
 
 {{- define "varroa.natsPermissions.gateway" -}}
+{{- $cs := include "varroa.natsClusterNames" . | fromJsonArray -}}
 publish:
   allow:
     {{- include "varroa.natsTopologyApi" . | nindent 4 }}
@@ -96,25 +122,28 @@ publish:
     - "$JS.API.STREAM.MSG.GET.varroa_commands"
     - "$JS.API.DIRECT.GET.varroa_commands"
     - "$JS.ACK.varroa_commands.>"
-    - "varroa.results.>"
-    # CommandRelay forwards a command to the gateway holding the mite.
-    - "varroa.gateway.*.commands"
-    # JenkinsTokenRelay asks the operator for a mite's Jenkins token.
-    - "varroa.operator.jenkins-token"
-    # Build events and job schedules onto varroa_builds (publish acks come back on _INBOX).
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
+    # JenkinsTokenRelay asks this cluster's operator for a mite's Jenkins token. No command subject: a gateway relays
+    # desired state and never sends it (LiveControllerCheck reads varroa_controllers through the KV API above).
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.operator.CLUSTER.jenkins-token") | nindent 4 }}
+    # Build events and job schedules onto varroa_builds (publish acks come back on its inbox).
     - "varroa.builds.>"
     # Build claims to the recorder's ledger (request/reply).
     - "varroa.ledger.claim"
     # ActivityPublisher: mite connections, Jenkins version and plugin changes, onto the recorder's varroa_activity.
-    - "activity.>"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "activity.CLUSTER.>") | nindent 4 }}
     # LogAppended: a run's console log grew (core NATS, no bytes).
-    - "varroa.logs.>"
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.logs.CLUSTER.>") | nindent 4 }}
+  deny:
+    # Only the operator writes the record of live Controllers the gateway checks mites against.
+    - "$KV.varroa_controllers.>"
 subscribe:
   allow:
-    # CommandRelay and QueuedCommandRunner: commands and queue notices for this gateway.
-    - "varroa.gateway.*.commands"
-    - "varroa.gateway.*.queued"
-    - "_INBOX.>"
+    # CommandRelay and QueuedCommandRunner: commands and queue notices for this cluster's gateways.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.gateway.CLUSTER.*.commands") | nindent 4 }}
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.gateway.CLUSTER.*.queued") | nindent 4 }}
+    # Replies to its requests, JetStream API answers and KV watch deliveries: its own inbox prefix only.
+    - "_INBOX_varroa_gateway.>"
 allow_responses: true
 {{- end -}}
 

@@ -4,7 +4,8 @@
 # Rendered by the Varroa chart (templates/_nats.tpl); permissions in templates/_nats-permissions.tpl.
 server_name: $SERVER_NAME
 listen: 0.0.0.0:4222
-http: 0.0.0.0:8222
+# The monitoring endpoint (connections, subjects, account details) answers only inside the pod: the probes.
+http: 127.0.0.1:8222
 max_payload: 8MB
 
 tls {
@@ -100,8 +101,6 @@ spec:
           containerPort: 4222
         - name: cluster
           containerPort: 6222
-        - name: monitor
-          containerPort: 8222
       env:
         - name: SERVER_NAME
           valueFrom:
@@ -132,22 +131,24 @@ spec:
               name: varroa-nats-creds
               key: bff-password
         {{- end }}
+      # The monitoring port binds 127.0.0.1, which the kubelet cannot reach: the probes ask from inside the pod
+      # (busybox wget of the alpine image; it fails on an HTTP error status).
       startupProbe:
-        httpGet:
-          path: /healthz
-          port: monitor
+        exec:
+          command: ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8222/healthz"]
         periodSeconds: 5
+        timeoutSeconds: 3
         failureThreshold: 60
       readinessProbe:
-        httpGet:
-          path: /healthz?js-enabled-only=true
-          port: monitor
+        exec:
+          command: ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8222/healthz?js-enabled-only=true"]
         periodSeconds: 5
+        timeoutSeconds: 3
       livenessProbe:
-        httpGet:
-          path: /healthz?js-enabled-only=true
-          port: monitor
+        exec:
+          command: ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8222/healthz?js-enabled-only=true"]
         periodSeconds: 10
+        timeoutSeconds: 3
         failureThreshold: 6
       resources:
         {{- toYaml $n.resources | nindent 8 }}

@@ -55,10 +55,6 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- fail (printf "cluster.name %q is not a DNS-1123 label: use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit, unique across the deployment (e.g. --set cluster.name=member-eu1)" $name) -}}
 {{- end -}}
 
-{{- if and $np.enabled (empty $np.apiServer.cidrs) -}}
-{{- fail "networkPolicy.enabled is true but networkPolicy.apiServer.cidrs is empty: list the API server's endpoint addresses (kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes), e.g. --set 'networkPolicy.apiServer.cidrs={10.0.0.10/32}'; the Service's ClusterIP does not work, since policies apply after it is translated" -}}
-{{- end -}}
-
 {{- if $hive -}}
 {{- if not (trim ($v.bus.url | default "")) -}}
 {{- fail "hive mode needs bus.url: set it to the core's NATS endpoint, e.g. --set bus.url=tls://nats.example.com:4222 (a comma-separated list of tls://host:port for NodePort node addresses)" -}}
@@ -77,7 +73,7 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 {{- if $np.enabled -}}
 {{- if empty $np.coreNatsEgress.cidrs -}}
-{{- fail "networkPolicy.enabled is true in hive mode but networkPolicy.coreNatsEgress.cidrs is empty: list the core NATS endpoint's addresses (each address in bus.url), e.g. --set 'networkPolicy.coreNatsEgress.cidrs={203.0.113.10/32}'" -}}
+{{- fail "networkPolicy.enabled is true in hive mode but networkPolicy.coreNatsEgress.cidrs is empty: list the core NATS endpoint's addresses (each address in bus.url), e.g. --set 'networkPolicy.coreNatsEgress.cidrs={203.0.113.10/32}' (network policies are on by default; --set networkPolicy.enabled=false renders none)" -}}
 {{- end -}}
 {{- range $urls -}}
 {{- $host := regexReplaceAll "^tls://(.*):[0-9]+$" . "${1}" -}}
@@ -94,9 +90,15 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- fail "nats.replicas is 2: a JetStream cluster needs a majority to stay up, so two servers fail as soon as one does; use 1, or 3 or more" -}}
 {{- end -}}
 {{- $ext := $v.nats.external -}}
+{{- if and (not $ext.enabled) $ext.memberClusters -}}
+{{- fail "nats.external.memberClusters is set but nats.external.enabled is false: members reach this NATS only through the external endpoint; set nats.external.enabled=true (with nats.external.host) or empty the list" -}}
+{{- end -}}
 {{- if $ext.enabled -}}
 {{- if and $np.enabled (empty $ext.allowedCIDRs) -}}
 {{- fail "nats.external.enabled with networkPolicy.enabled needs nats.external.allowedCIDRs: list the source addresses of each member, e.g. --set 'nats.external.allowedCIDRs={198.51.100.0/24}' (with externalTrafficPolicy: Cluster the source is a node of this cluster: include the node range)" -}}
+{{- end -}}
+{{- if has $v.cluster.name ($ext.memberClusters | default list) -}}
+{{- fail (printf "nats.external.memberClusters lists %s, this cluster's own cluster.name: list only the members' names (each member's cluster.name)" $v.cluster.name) -}}
 {{- end -}}
 {{- if and (eq $ext.serviceType "NodePort") (empty $ext.ipSANs) -}}
 {{- fail "nats.external.serviceType is NodePort but nats.external.ipSANs is empty: members connect to node addresses, which the NATS certificate must carry; list each node address members use (the ones in their bus.url), e.g. --set 'nats.external.ipSANs={192.0.2.11,192.0.2.12}'" -}}

@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks;
 
+import dev.varroa.benchmarks.channel.ControllerEnrolment;
 import com.google.protobuf.ByteString;
 import dev.varroa.benchmarks.channel.ChildJvm;
 import dev.varroa.benchmarks.channel.FleetPhase;
@@ -187,10 +188,10 @@ public final class ConsoleLogsBenchmark {
     BusTopology.ensure(operator);
     GatewayDialer dialer = teardown.add(new GatewayDialer(new InetSocketAddress(LoopbackPort.HOST, port),
         certificate(env.ca().certificatePem()), 2, 2));
-    return new Gateway(jvm, dialer, new BootstrapTokenIssuer(operator.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET)));
+    return new Gateway(jvm, dialer, new ControllerEnrolment(operator));
   }
 
-  private record Gateway(ChildJvm jvm, GatewayDialer dialer, BootstrapTokenIssuer tokens) {
+  private record Gateway(ChildJvm jvm, GatewayDialer dialer, ControllerEnrolment tokens) {
     List<SimulatedMite> connect(Teardown teardown, String prefix, int count, int parallelism) throws Exception {
       List<SimulatedMite> mites = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
@@ -200,7 +201,7 @@ public final class ConsoleLogsBenchmark {
       teardown.then(() -> mites.forEach(SimulatedMite::close));
       FleetPhase.run(prefix + " register", count, parallelism, i -> {
         SimulatedMite mite = mites.get(i);
-        mite.register(dialer, tokens.mint(mite.identity(), Instant.now()).token());
+        mite.register(dialer, tokens.token(mite.identity()));
       }).requireAllDone();
       FleetPhase.run(prefix + " connect", count, parallelism, i -> mites.get(i).connect(dialer, status -> { }))
           .requireAllDone();

@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks;
 
+import dev.varroa.benchmarks.channel.ControllerEnrolment;
 import dev.varroa.benchmarks.channel.BusProbe;
 import dev.varroa.benchmarks.channel.ChildJvm;
 import dev.varroa.benchmarks.channel.FleetPhase;
@@ -123,7 +124,7 @@ public final class GatewayFleetBenchmark {
     Connection operator = nats.value().connect();
     teardown.then(operator::close);
     BusTopology.ensure(operator);
-    BootstrapTokenIssuer tokens = new BootstrapTokenIssuer(operator.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET));
+    ControllerEnrolment tokens = new ControllerEnrolment(operator);
     BusProbe bus = new BusProbe(operator);
     ProcessGauge gatewayGauge = new ProcessGauge(gateway.pid());
     ProcessGauge harnessGauge = new ProcessGauge(ProcessHandle.current().pid());
@@ -144,7 +145,7 @@ public final class GatewayFleetBenchmark {
     long cpuBefore = gatewayGauge.cpuNanos();
     FleetPhase.Outcome registered = FleetPhase.run("register", count, parallelism, i -> {
       SimulatedMite mite = mites.get(i);
-      mite.register(dialer, tokens.mint(mite.identity(), Instant.now()).token());
+      mite.register(dialer, tokens.token(mite.identity()));
     }).requireAllDone();
     long registrationCpu = gatewayGauge.cpuNanos() - cpuBefore;
 

@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks;
 
+import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.benchmarks.latency.Percentiles;
@@ -90,7 +91,8 @@ public final class HibernationWakeBenchmark {
       }
       StarterProfile.install(client, null);
       PlayedGateway gateway = new PlayedGateway(nats.value().connect());
-      ControlChannel channel = new ControlChannel(nats.value().connect(), "127.0.0.1:9090", "",
+      ControlChannel channel = new ControlChannel(nats.value().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+          "127.0.0.1:9090", "",
           JenkinsTokenIssuer.generate(), Clock.systemUTC());
       Waker waker = Waker.start(client, 0, HibernationSettings.withoutWakerService(), clock);
       client.resource(new EndpointSliceBuilder().withNewMetadata().withName("varroa-waker-bench")

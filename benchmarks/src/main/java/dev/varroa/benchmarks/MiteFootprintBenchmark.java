@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks;
 
+import dev.varroa.benchmarks.channel.ControllerEnrolment;
 import dev.varroa.benchmarks.channel.BusProbe;
 import dev.varroa.benchmarks.channel.ChildJvm;
 import dev.varroa.benchmarks.channel.MitePod;
@@ -126,7 +127,7 @@ public final class MiteFootprintBenchmark {
     Connection operator = nats.value().connect();
     teardown.then(operator::close);
     BusTopology.ensure(operator);
-    BootstrapTokenIssuer tokens = new BootstrapTokenIssuer(operator.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET));
+    ControllerEnrolment tokens = new ControllerEnrolment(operator);
     OperatorStandIn operatorStandIn = teardown.add(new OperatorStandIn(operator));
     BusProbe bus = new BusProbe(operator);
     List<String> classpath = ModuleClasspath.of("mite", "varroa-mite");
@@ -192,11 +193,11 @@ public final class MiteFootprintBenchmark {
   }
 
   private static Footprint measure(Variant variant, int index, Duration window, ThrowawayDirectory work,
-      List<String> classpath, Path log, Gateway gateway, CertificateAuthority ca, BootstrapTokenIssuer tokens,
+      List<String> classpath, Path log, Gateway gateway, CertificateAuthority ca, ControllerEnrolment tokens,
       OperatorStandIn operator, BusProbe bus) throws Exception {
     ControllerIdentity controller = new ControllerIdentity("footprint", "jenkins-" + index,
         UUID.randomUUID().toString());
-    String token = tokens.mint(controller, Instant.now()).token();
+    String token = tokens.token(controller);
     try (MitePod pod = MitePod.prepare(controller, work.resolve("pod-" + index), token, ca.certificatePem())) {
       List<String> flags = new ArrayList<>();
       flags.add(CONTAINER_LIMIT);

@@ -20,6 +20,7 @@ import dev.varroa.gateway.stream.RouteTable;
 import dev.varroa.gateway.stream.StreamDegradation;
 import dev.varroa.gateway.tls.PeerIdentityInterceptor;
 import dev.varroa.gateway.tls.ServerTls;
+import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.recorder.logs.LogChunkAppender;
 import dev.varroa.recorder.logs.LogStore;
@@ -100,7 +101,8 @@ public final class Gateway implements AutoCloseable {
     BusConnection bus = BusConnection.open("gateway-" + id, settings.natsUrl(),
         new BusCredentialFiles(settings.natsUser(), settings.natsUserFile(), settings.natsPasswordFile()),
         settings.natsCaFile() == null ? null : BusTrust.trusting(
-            Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()));
+            Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()),
+        BusNames.GATEWAY_INBOX_PREFIX);
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(TIMER_THREADS, daemon("varroa-timer-" + id));
     ExecutorService pool = Executors.newCachedThreadPool(daemon("varroa-work-" + id));
     ExecutorService logWriters = Executors.newFixedThreadPool(LOG_WRITER_THREADS, daemon("varroa-logs-" + id));
@@ -117,9 +119,9 @@ public final class Gateway implements AutoCloseable {
       RouteTable routes = new RouteTable(bus, id, degradation);
       degradation.onChange(reason -> routes.refreshAll(sessions));
       PresenceBeacon presence = new PresenceBeacon(bus, id, sessions, clock);
-      QueuedCommandRunner queued = new QueuedCommandRunner(id, bus, sessions, settings.queuedCommandAckWait(),
+      QueuedCommandRunner queued = new QueuedCommandRunner(id, settings.clusterName(), bus, sessions, settings.queuedCommandAckWait(),
           settings.ackProgressInterval(), pool, timers, clock);
-      CommandRelay relay = new CommandRelay(id, bus, sessions, routes, presence, pool, clock);
+      CommandRelay relay = new CommandRelay(id, settings.clusterName(), bus, sessions, pool, clock);
       BuildEventPublisher events = new BuildEventPublisher(bus, id, settings.eventPublishWait(), timers, pool);
       LedgerClaimRelay claims = new LedgerClaimRelay(bus, id, settings.clusterName(), settings.claimLedgerWait(), pool);
       MiteActivity activity = new MiteActivity(new ActivityPublisher(bus::connection, settings.clusterName(),
@@ -175,6 +177,11 @@ public final class Gateway implements AutoCloseable {
 
   public String gatewayId() {
     return settings.gatewayId();
+  }
+
+  /** The cluster name this gateway serves (VARROA_CLUSTER_NAME): its control subjects carry it. */
+  public String clusterName() {
+    return settings.clusterName();
   }
 
   /** Whether the NATS connection is up right now (jnats reconnects by itself while it is not). */

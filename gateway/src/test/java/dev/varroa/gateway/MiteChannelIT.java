@@ -67,6 +67,7 @@ class MiteChannelIT {
   @TempDir
   static Path directory;
 
+  private static final String CLUSTER = GatewaySettings.DEFAULT_CLUSTER_NAME;
   private static final Duration QUEUED_ACK_WAIT = Duration.ofSeconds(2);
   private static final Duration QUEUED_PROGRESS_INTERVAL = Duration.ofMillis(500);
 
@@ -136,7 +137,7 @@ class MiteChannelIT {
       operator.publish(request.getReplyTo(), JenkinsTokenGrant.newBuilder()
           .setToken(JenkinsToken.newBuilder().setJwt("granted-jwt").setExpiresAtEpochMillis(42)).build().toByteArray());
     });
-    operatorSide.subscribe(BusNames.JENKINS_TOKEN_SUBJECT, BusNames.OPERATOR_QUEUE_GROUP);
+    operatorSide.subscribe(BusNames.jenkinsTokenRequests(CLUSTER), BusNames.OPERATOR_QUEUE_GROUP);
     operator.flush(Duration.ofSeconds(5));
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
       stream.hello();
@@ -213,7 +214,7 @@ class MiteChannelIT {
   }
 
   @Test
-  void forwardsCommandSentToAnotherGatewayToTheOneHoldingTheStream() throws Exception {
+  void answersNotConnectedForAMiteAnotherGatewayHoldsAndForwardsNothing() throws Exception {
     TestMite mite = enroll(gatewayA);
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
       stream.hello();
@@ -222,9 +223,10 @@ class MiteChannelIT {
 
       CommandResult result = requestCommand("gateway-b", mite.identity(), command);
 
-      assertThat(result.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
-      assertThat(result.getCommandId()).isEqualTo(command.getCommandId());
-      assertThat(stream.commands()).containsExactly(command);
+      // A gateway never sends a command itself: the operator sends again to the gateway the route names.
+      assertThat(result.getOutcome()).isEqualTo(CommandResult.Outcome.NOT_CONNECTED);
+      assertThat(result.getMessage()).contains("gateway gateway-b holds no stream for " + mite.identity().routeKey());
+      assertThat(stream.commands()).isEmpty();
     }
   }
 
@@ -256,22 +258,36 @@ class MiteChannelIT {
   }
 
   @Test
-  void aForwardedCommandIsNeverForwardedAgain() throws Exception {
+  void refusesTheStreamOfACertificateWhoseControllerWasDeleted() throws Exception {
     TestMite mite = enroll(gatewayA);
+    try (MiteStream before = mite.connect(gatewayA, ca)) {
+      before.hello();
+    }
+
+    tokens.forgetLive(CLUSTER, mite.identity());
+
+    try (MiteStream after = mite.connect(gatewayA, ca)) {
+      after.sendHello();
+      Status status = after.closed().get(10, TimeUnit.SECONDS);
+      assertThat(status.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+      assertThat(status.getDescription()).startsWith("CONTROLLER_GONE: no Controller " + mite.identity().routeKey());
+      assertThat(after.nothingReceived()).isTrue();
+    }
+  }
+
+  @Test
+  void refusesTheStreamOfACertificateNamingAnotherUidOfTheSameController() throws Exception {
+    TestMite mite = enroll(gatewayA);
+    // The Controller was deleted and created again under the same name: a new UID.
+    tokens.recordLive(CLUSTER, new ControllerIdentity(mite.identity().namespace(), mite.identity().name(),
+        UUID.randomUUID().toString()));
+
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
-      stream.hello();
-      awaitRoute(mite.identity());
-      byte[] request = GatewayCommand.newBuilder().setController(mite.identity().toRef())
-          .setCommand(oneShot("cmd-" + UUID.randomUUID())).build().toByteArray();
-
-      Message reply = operator.request(NatsMessage.builder()
-          .subject(BusNames.gatewayCommands("gateway-b"))
-          .headers(new io.nats.client.impl.Headers().put("Varroa-Forwarded-By", "gateway-x"))
-          .data(request)
-          .build(), Duration.ofSeconds(10));
-
-      assertThat(CommandResult.parseFrom(reply.getData()).getOutcome()).isEqualTo(CommandResult.Outcome.NOT_CONNECTED);
-      assertThat(stream.commands()).isEmpty();
+      stream.sendHello();
+      Status status = stream.closed().get(10, TimeUnit.SECONDS);
+      assertThat(status.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+      assertThat(status.getDescription()).startsWith("CONTROLLER_GONE: ").contains("the certificate names UID "
+          + mite.identity().uid());
     }
   }
 
@@ -334,6 +350,7 @@ class MiteChannelIT {
     String shortLivedChain = ca.signClientCertificate(CertificateAuthority.parseCertificationRequest(keys.csrDer()),
         controller, expiresAt.minus(CertificateAuthority.CLIENT_CERTIFICATE_LIFETIME)).certificateChainPem();
     TestMite mite = new TestMite(controller, keys, shortLivedChain);
+    tokens.recordLive(CLUSTER, controller);
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
       Welcome welcome = stream.hello();
       assertThat(Instant.ofEpochMilli(welcome.getCertificateNotAfterEpochMillis()))
@@ -380,16 +397,16 @@ class MiteChannelIT {
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
       stream.answerCommandsWith(MiteStream.succeedAfter(QUEUED_ACK_WAIT.multipliedBy(3)));
       stream.hello();
-      Subscription results = operator.subscribe(BusNames.queuedCommandResults(mite.identity()));
+      Subscription results = operator.subscribe(BusNames.queuedCommandResults(CLUSTER, mite.identity()));
       operator.flush(Duration.ofSeconds(5));
       Command command = oneShot("queued-" + UUID.randomUUID());
 
       queue(mite.identity(), command);
-      operator.publish(QueuedCommandNotices.subject("gateway-a"), mite.identity().toRef().toByteArray());
+      operator.publish(QueuedCommandNotices.subject(CLUSTER, "gateway-a"), mite.identity().toRef().toByteArray());
 
       // Another puller on the same consumer (a second gateway) gets the message back only if its ack wait lapses.
       await().atMost(Duration.ofSeconds(10)).until(() -> stream.commands().size() == 1);
-      JetStreamSubscription rival = operator.jetStream().subscribe(BusNames.queuedCommands(mite.identity()),
+      JetStreamSubscription rival = operator.jetStream().subscribe(BusNames.queuedCommands(CLUSTER, mite.identity()),
           PullSubscribeOptions.bind(BusNames.COMMANDS_STREAM, durableOf(mite.identity())));
       List<Message> redelivered = rival.fetch(1, QUEUED_ACK_WAIT.multipliedBy(2));
       rival.unsubscribe();
@@ -412,7 +429,7 @@ class MiteChannelIT {
   @Test
   void runsCommandsQueuedBeforeTheMiteConnected() throws Exception {
     TestMite mite = enroll(gatewayB);
-    Subscription results = operator.subscribe(BusNames.queuedCommandResults(mite.identity()));
+    Subscription results = operator.subscribe(BusNames.queuedCommandResults(CLUSTER, mite.identity()));
     operator.flush(Duration.ofSeconds(5));
     Command first = oneShot("queued-" + UUID.randomUUID());
     Command second = oneShot("queued-" + UUID.randomUUID());
@@ -433,7 +450,7 @@ class MiteChannelIT {
   @Test
   void refusesDesiredStateThatArrivesThroughTheQueue() throws Exception {
     TestMite mite = enroll(gatewayB);
-    Subscription results = operator.subscribe(BusNames.queuedCommandResults(mite.identity()));
+    Subscription results = operator.subscribe(BusNames.queuedCommandResults(CLUSTER, mite.identity()));
     operator.flush(Duration.ofSeconds(5));
     Command leaked = desiredState("queued-" + UUID.randomUUID(), "must-not-be-queued", Instant.now().plusSeconds(60));
     queue(mite.identity(), leaked);
@@ -454,11 +471,9 @@ class MiteChannelIT {
     String secret = "tenant-secret-" + UUID.randomUUID();
     try (MiteStream stream = mite.connect(gatewayA, ca)) {
       stream.hello();
-      // gateway-b finds the mite through the route gateway A writes after the hello (seen racing in CI)
-      awaitRoute(mite.identity());
       Command command = desiredState("cmd-" + UUID.randomUUID(), secret, Instant.now().plusSeconds(30));
 
-      assertThat(requestCommand("gateway-b", mite.identity(), command).getOutcome())
+      assertThat(requestCommand("gateway-a", mite.identity(), command).getOutcome())
           .isEqualTo(CommandResult.Outcome.SUCCEEDED);
       assertThat(stream.commands().get(0).getDesiredState().getSecretFiles(0).getContent().toStringUtf8())
           .isEqualTo(secret);
@@ -522,7 +537,7 @@ class MiteChannelIT {
 
   private static CommandResult requestCommand(String gatewayId, ControllerIdentity controller, Command command)
       throws Exception {
-    Message reply = operator.request(BusNames.gatewayCommands(gatewayId), GatewayCommand.newBuilder()
+    Message reply = operator.request(BusNames.gatewayCommands(CLUSTER, gatewayId), GatewayCommand.newBuilder()
         .setController(controller.toRef())
         .setCommand(command)
         .build()
@@ -532,7 +547,7 @@ class MiteChannelIT {
   }
 
   private static void queue(ControllerIdentity controller, Command command) throws Exception {
-    operator.jetStream().publish(BusNames.queuedCommands(controller), QueuedCommand.newBuilder()
+    operator.jetStream().publish(BusNames.queuedCommands(CLUSTER, controller), QueuedCommand.newBuilder()
         .setController(controller.toRef())
         .setCommand(command)
         .build()
@@ -540,12 +555,12 @@ class MiteChannelIT {
   }
 
   private static String durableOf(ControllerIdentity controller) {
-    return "gateway-" + BusNames.token(controller.routeKey());
+    return "gateway-" + CLUSTER + "-" + BusNames.token(controller.routeKey());
   }
 
   private static boolean hasQueued(ControllerIdentity controller) throws Exception {
     try {
-      operator.jetStreamManagement().getLastMessage(BusNames.COMMANDS_STREAM, BusNames.queuedCommands(controller));
+      operator.jetStreamManagement().getLastMessage(BusNames.COMMANDS_STREAM, BusNames.queuedCommands(CLUSTER, controller));
       return true;
     } catch (JetStreamApiException e) {
       return false;

@@ -135,7 +135,8 @@ class NatsCredentialRotationIT {
   }
 
   private static boolean noResponders(Connection operator) throws InterruptedException {
-    CompletableFuture<Message> reply = operator.request(BusNames.gatewayCommands("gateway-rotating"), new byte[0]);
+    CompletableFuture<Message> reply = operator.request(
+        BusNames.gatewayCommands(GatewaySettings.DEFAULT_CLUSTER_NAME, "gateway-rotating"), new byte[0]);
     try {
       reply.get(5, TimeUnit.SECONDS);
       return false;
@@ -148,7 +149,8 @@ class NatsCredentialRotationIT {
 
   private static CommandResult command(Connection operator, ControllerIdentity controller) throws Exception {
     Command command = MiteChannelIT.oneShot("cmd-" + UUID.randomUUID());
-    Message reply = operator.request(BusNames.gatewayCommands("gateway-rotating"), GatewayCommand.newBuilder()
+    Message reply = operator.request(BusNames.gatewayCommands(GatewaySettings.DEFAULT_CLUSTER_NAME, "gateway-rotating"),
+        GatewayCommand.newBuilder()
         .setController(controller.toRef())
         .setCommand(command)
         .build()

@@ -27,7 +27,7 @@ class StreamDegradationIT {
   @Test
   void marksHeldRoutesDegradedWhenNatsDeniesTheCommandSubscription() throws Exception {
     try (PasswordProtectedNatsServer nats = PasswordProtectedNatsServer.start(USER, PASSWORD,
-        List.of("varroa.gateway.*.commands"))) {
+        List.of("varroa.gateway.*.*.commands"))) {
       CertificateAuthority ca = CertificateAuthority.createFiles(directory.resolve("ca.pem"),
           directory.resolve("ca-key.pem"));
       Path userFile = Files.writeString(directory.resolve("user"), USER);

@@ -18,6 +18,7 @@ record TestMite(ControllerIdentity identity, MiteKeys keys, String chainPem) {
       throws Exception {
     MiteKeys keys = MiteKeys.generate();
     String token = tokens.issue(identity);
+    tokens.recordLive(gateway.clusterName(), identity);
     ManagedChannel channel = Channels.serverTls(gateway.port(), ca.certificatePem());
     try {
       RegisterResponse response = RegistrationGrpc.newBlockingStub(channel)

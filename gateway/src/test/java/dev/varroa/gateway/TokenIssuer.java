@@ -1,18 +1,23 @@
 package dev.varroa.gateway;
 
 import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.TokenDigest;
 import dev.varroa.protocol.bus.v1.BootstrapTokenRecord;
 import dev.varroa.protocol.mite.v1.ControllerRef;
 import io.nats.client.Connection;
 import io.nats.client.api.KeyValueEntry;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 
-/** Plays the operator's part of registration: writes bootstrap token records and reads them back. */
+/**
+ * Plays the operator's part of registration: writes bootstrap token records and reads them back, and records
+ * Controllers as live (the operator's LiveControllers) so that their mites' streams open.
+ */
 final class TokenIssuer {
 
   static final Duration BOOTSTRAP_TOKEN_LIFETIME = Duration.ofMinutes(15);
@@ -38,6 +43,18 @@ final class TokenIssuer {
         .build()
         .toByteArray());
     return token;
+  }
+
+  /** What the operator writes while the Controller exists: its UID under cluster.namespace.name. */
+  void recordLive(String cluster, ControllerIdentity controller) throws Exception {
+    BusTopology.ensure(operator);
+    operator.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET).put(BusNames.liveControllerKey(cluster, controller),
+        controller.uid().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** What the operator does when the Controller is deleted. */
+  void forgetLive(String cluster, ControllerIdentity controller) throws Exception {
+    operator.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET).delete(BusNames.liveControllerKey(cluster, controller));
   }
 
   BootstrapTokenRecord record(String token) throws Exception {

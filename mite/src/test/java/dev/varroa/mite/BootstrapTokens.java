@@ -1,6 +1,8 @@
 package dev.varroa.mite;
 
+import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.TokenDigest;
 import dev.varroa.protocol.bus.v1.BootstrapTokenRecord;
@@ -13,7 +15,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 
-/** What the operator does before it creates the pod: a single-use token bound to one controller, on the bus and in the pod. */
+/**
+ * What the operator does before it creates the pod: a single-use token bound to one controller, on the bus and in the
+ * pod, and the Controller's record as live.
+ */
 final class BootstrapTokens {
 
   private BootstrapTokens() {
@@ -27,8 +32,17 @@ final class BootstrapTokens {
         .setController(controller.toRef())
         .setExpiresAtEpochMillis(Instant.now().plus(Duration.ofMinutes(15)).toEpochMilli())
         .build().toByteArray());
+    recordLive(nats, controller);
     Files.createDirectories(file.getParent());
     Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
     return token;
+  }
+
+  /** The operator records the Controller as live while it exists: the gateway opens streams only for those. */
+  static void recordLive(Connection nats, ControllerIdentity controller) throws Exception {
+    BusTopology.ensure(nats);
+    nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET).put(
+        BusNames.liveControllerKey(GatewaySettings.DEFAULT_CLUSTER_NAME, controller),
+        controller.uid().getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -287,6 +287,7 @@ class MiteIT {
         Instant.now().minus(Duration.ofHours(40)));
     new IdentityStore(dir.resolve("identity")).save(new MiteIdentity(request.keyPair().getPrivate(),
         MiteIdentity.parseChain(old.certificateChainPem())));
+    BootstrapTokens.recordLive(nats, controller);
 
     Mite mite = mite(List.of(gateway), caCert);
 
@@ -311,7 +312,7 @@ class MiteIT {
       asked.incrementAndGet();
       nats.publish(request.getReplyTo(), JenkinsTokenGrant.newBuilder().setToken(tokens.mint()).build().toByteArray());
     });
-    operator.subscribe(BusNames.JENKINS_TOKEN_SUBJECT, BusNames.OPERATOR_QUEUE_GROUP);
+    operator.subscribe(BusNames.jenkinsTokenRequests(gateway.clusterName()), BusNames.OPERATOR_QUEUE_GROUP);
     nats.flush(Duration.ofSeconds(5));
 
     Mite mite = mite(List.of(gateway), caCert);
@@ -364,7 +365,7 @@ class MiteIT {
 
   /** The operator's command path: a core NATS request to the gateway holding the stream. */
   private CommandResult send(Gateway gateway, Command command) throws Exception {
-    Message reply = nats.request(BusNames.gatewayCommands(gateway.gatewayId()),
+    Message reply = nats.request(BusNames.gatewayCommands(gateway.clusterName(), gateway.gatewayId()),
         GatewayCommand.newBuilder().setController(controller.toRef()).setCommand(command).build().toByteArray(),
         COMMAND_WAIT);
     assertThat(reply).as("the gateway answers the command request").isNotNull();

@@ -16,8 +16,6 @@ public final class BusNames {
   public static final String COMMANDS_STREAM = "varroa_commands";
   /** Queue group the operator replicas answer Jenkins token requests in. */
   public static final String OPERATOR_QUEUE_GROUP = "varroa-operator";
-  /** Subject the operator answers Jenkins token requests on. */
-  public static final String JENKINS_TOKEN_SUBJECT = "varroa.operator.jenkins-token";
   /** JetStream stream of build events and job-schedule inventories (seed 001), payload BuildEventGroup. */
   public static final String BUILDS_STREAM = "varroa_builds";
   /** The recorder's durable consumer on {@link #BUILDS_STREAM}; created with the stream so no event lacks interest. */
@@ -42,11 +40,25 @@ public final class BusNames {
   /** The token that stands for "no controller" in {@link #activityGlobal(String)}. */
   public static final String ACTIVITY_GLOBAL_TOKEN = "_global";
 
+  /**
+   * KV: the Controllers that exist, keyed by {@link #liveControllerKey(String, ControllerIdentity)}, value the UID;
+   * the operator writes and deletes them, the gateway checks a mite's certificate against them on stream open.
+   */
+  public static final String LIVE_CONTROLLERS_BUCKET = "varroa_controllers";
+
   /** KV: registered clusters (payload ClusterPresence); entries expire unless their operator refreshes them. */
   public static final String CLUSTERS_BUCKET = "varroa_clusters";
   /** KV: who may read what (payload AccessPolicy under {@link #ACCESS_POLICY_KEY}), written by the core's operator. */
   public static final String ACCESS_BUCKET = "varroa_access";
   public static final String ACCESS_POLICY_KEY = "policy";
+
+  /**
+   * Prefix of the operator's reply subjects (requests, JetStream API answers, KV watches). Only the operator user may
+   * subscribe under it, so no other component reads a Jenkins token grant or a command result meant for the operator.
+   */
+  public static final String OPERATOR_INBOX_PREFIX = "_INBOX_varroa_operator.";
+  /** Prefix of the gateway's reply subjects: only the gateway user may subscribe under it. */
+  public static final String GATEWAY_INBOX_PREFIX = "_INBOX_varroa_gateway.";
 
   private BusNames() {
   }
@@ -91,29 +103,45 @@ public final class BusNames {
     return "varroa.logs.>";
   }
 
-  /** Request subject of the gateway holding a mite; payload GatewayCommand, reply CommandResult. */
-  public static String gatewayCommands(String gatewayId) {
-    return "varroa.gateway." + token(gatewayId) + ".commands";
+  /**
+   * Subject the operators of one cluster answer Jenkins token requests on (queue group
+   * {@link #OPERATOR_QUEUE_GROUP}); payload JenkinsTokenGrantRequest, reply JenkinsTokenGrant.
+   */
+  public static String jenkinsTokenRequests(String cluster) {
+    return "varroa.operator." + token(cluster) + ".jenkins-token";
+  }
+
+  /**
+   * Request subject of one cluster's gateway holding a mite; payload GatewayCommand (desired state may carry
+   * credentials), reply CommandResult. Only the operator publishes here.
+   */
+  public static String gatewayCommands(String cluster, String gatewayId) {
+    return "varroa.gateway." + token(cluster) + "." + token(gatewayId) + ".commands";
   }
 
   /** Notices that the command queue holds work for a mite this gateway holds; payload ControllerRef. */
-  public static String gatewayQueuedNotices(String gatewayId) {
-    return "varroa.gateway." + token(gatewayId) + ".queued";
+  public static String gatewayQueuedNotices(String cluster, String gatewayId) {
+    return "varroa.gateway." + token(cluster) + "." + token(gatewayId) + ".queued";
   }
 
-  /** Subject a one-shot command for this controller is queued on. */
-  public static String queuedCommands(ControllerIdentity controller) {
-    return "varroa.commands." + controller.routeKey();
+  /** Subject a one-shot command for this controller of this cluster is queued on. */
+  public static String queuedCommands(String cluster, ControllerIdentity controller) {
+    return "varroa.commands." + token(cluster) + "." + controller.routeKey();
   }
 
-  /** Filter of every queued command subject. */
+  /** Filter of every queued command subject: the subjects of {@link #COMMANDS_STREAM}. */
   public static String queuedCommandsFilter() {
     return "varroa.commands.>";
   }
 
-  /** Subject the result of a queued command is published on. */
-  public static String queuedCommandResults(ControllerIdentity controller) {
-    return "varroa.results." + controller.routeKey();
+  /** Subject the result of a queued command for this controller of this cluster is published on. */
+  public static String queuedCommandResults(String cluster, ControllerIdentity controller) {
+    return "varroa.results." + token(cluster) + "." + controller.routeKey();
+  }
+
+  /** Key of a Controller in {@link #LIVE_CONTROLLERS_BUCKET}: &lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */
+  public static String liveControllerKey(String cluster, ControllerIdentity controller) {
+    return token(cluster) + "." + controller.routeKey();
   }
 
   /** Subject a gateway publishes a controller's build event groups on. */

@@ -79,6 +79,8 @@ public final class BusTopology {
     createBucket(kvm, buckets, KeyValueConfiguration.builder()
         .name(BusNames.GATEWAYS_BUCKET).maxHistoryPerKey(1).ttl(GATEWAY_PRESENCE_AGE)
         .storageType(StorageType.Memory).build());
+    createBucket(kvm, buckets, KeyValueConfiguration.builder()
+        .name(BusNames.LIVE_CONTROLLERS_BUCKET).maxHistoryPerKey(1).storageType(StorageType.File).build());
     JetStreamManagement jsm = nats.jetStreamManagement();
     if (!jsm.getStreamNames().contains(BusNames.COMMANDS_STREAM)) {
       try {

@@ -25,7 +25,8 @@ class ControllerIdentityTest {
   @Test
   void routeKeySplitsAtTheFirstDotBecauseNamespacesHaveNone() {
     assertThat(new ControllerIdentity("team-a", "ci.main", "u").routeKey()).isEqualTo("team-a.ci.main");
-    assertThat(BusNames.queuedCommands(new ControllerIdentity("team-a", "ci", "u"))).isEqualTo("varroa.commands.team-a.ci");
+    assertThat(BusNames.queuedCommands("core", new ControllerIdentity("team-a", "ci", "u")))
+        .isEqualTo("varroa.commands.core.team-a.ci");
   }
 
   @Test

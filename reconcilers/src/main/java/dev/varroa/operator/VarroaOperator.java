@@ -130,7 +130,7 @@ public final class VarroaOperator implements AutoCloseable {
       Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
       InstallationDefaults installation) {
     this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, leaderLabel, installation,
-        activityOn(channel, clusterName(System.getenv(), Optional.empty())));
+        activityOn(channel, channel == null ? clusterName(System.getenv(), Optional.empty()) : channel.cluster()));
   }
 
   /** @param activity where the operator publishes activity (docs/activity.md); built from the channel in main */
@@ -359,7 +359,7 @@ public final class VarroaOperator implements AutoCloseable {
     ControlChannel channel = null;
     if (settings.isPresent()) {
       try (WaitingHealthEndpoint waiting = WaitingHealthEndpoint.serve(httpPort, "NATS")) {
-        channel = settings.get().open(Clock.systemUTC());
+        channel = settings.get().open(clusterName(env, installation), Clock.systemUTC());
       }
     }
     if (channel == null) {

@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks.channel;
 
+import dev.varroa.gateway.GatewaySettings;
 import com.google.protobuf.ByteString;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
@@ -37,7 +38,8 @@ public final class OperatorStandIn implements AutoCloseable {
   public OperatorStandIn(Connection nats) {
     this.nats = nats;
     this.dispatcher = nats.createDispatcher(this::grant);
-    dispatcher.subscribe(BusNames.JENKINS_TOKEN_SUBJECT, BusNames.OPERATOR_QUEUE_GROUP);
+    dispatcher.subscribe(BusNames.jenkinsTokenRequests(GatewaySettings.DEFAULT_CLUSTER_NAME),
+        BusNames.OPERATOR_QUEUE_GROUP);
   }
 
   public int tokensGranted() {
@@ -59,7 +61,8 @@ public final class OperatorStandIn implements AutoCloseable {
                 .setContent(ByteString.copyFrom(UUID.randomUUID().toString(), StandardCharsets.UTF_8)))
             .setJenkinsToken(token()))
         .build();
-    Message reply = nats.request(BusNames.gatewayCommands(gatewayId), GatewayCommand.newBuilder()
+    Message reply = nats.request(BusNames.gatewayCommands(GatewaySettings.DEFAULT_CLUSTER_NAME, gatewayId),
+        GatewayCommand.newBuilder()
         .setController(controller.toRef())
         .setCommand(command)
         .build().toByteArray(), COMMAND_DEADLINE.plusSeconds(5));

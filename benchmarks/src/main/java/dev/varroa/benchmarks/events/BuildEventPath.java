@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks.events;
 
+import dev.varroa.benchmarks.channel.ControllerEnrolment;
 import dev.varroa.benchmarks.channel.MitePod;
 import dev.varroa.benchmarks.channel.Teardown;
 import dev.varroa.benchmarks.latency.Percentiles;
@@ -142,8 +143,7 @@ public final class BuildEventPath {
     recorder.start();
 
     ControllerIdentity controller = new ControllerIdentity("bench", "events", UUID.randomUUID().toString());
-    String token = new BootstrapTokenIssuer(operator.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET))
-        .mint(controller, Instant.now()).token();
+    String token = new ControllerEnrolment(operator).token(controller);
     MitePod pod = teardown.add(MitePod.prepare(controller, work.resolve("pod"), token, ca.certificatePem()));
     int loopbackPort = LoopbackPort.pickFree();
     Path tokenFile = work.resolve("pod/loopback/loopback-token");

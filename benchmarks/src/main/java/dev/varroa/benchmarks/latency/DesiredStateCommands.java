@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks.latency;
 
+import dev.varroa.gateway.GatewaySettings;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
@@ -34,12 +35,13 @@ public final class DesiredStateCommands implements AutoCloseable {
   public DesiredStateCommands(Connection nats, String gatewayId) throws InterruptedException, TimeoutException {
     this.nats = nats;
     this.dispatcher = nats.createDispatcher(this::saw);
-    dispatcher.subscribe(BusNames.gatewayCommands(gatewayId));
+    dispatcher.subscribe(BusNames.gatewayCommands(GatewaySettings.DEFAULT_CLUSTER_NAME, gatewayId));
     try {
       // the subscription is on the server before the first commit is made
       nats.flush(Duration.ofSeconds(10));
     } catch (TimeoutException e) {
-      throw new TimeoutException("NATS did not confirm the subscription on " + BusNames.gatewayCommands(gatewayId));
+      throw new TimeoutException("NATS did not confirm the subscription on "
+          + BusNames.gatewayCommands(GatewaySettings.DEFAULT_CLUSTER_NAME, gatewayId));
     }
   }
 

@@ -122,7 +122,8 @@ public final class SystemUnderTest {
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, work.resolve("ca.key"));
     Gateway gateway = teardown.add(Gateway.start(GatewaySettings.of(GATEWAY_ID, nats.value().url(), caCert,
         work.resolve("ca.key")).withListen(LoopbackPort.HOST, 0)));
-    ControlChannel channel = new ControlChannel(nats.value().connect(), LoopbackPort.HOST + ":" + gateway.port(),
+    ControlChannel channel = new ControlChannel(nats.value().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+        LoopbackPort.HOST + ":" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     VarroaOperator operator = teardown.add(new VarroaOperator(client, work.resolve("cache"), null, channel));
     operator.start();

@@ -10,22 +10,15 @@ import dev.varroa.protocol.bus.BusListener;
 import dev.varroa.gateway.stream.GatewayResult;
 import dev.varroa.gateway.stream.MiteSession;
 import dev.varroa.gateway.stream.MiteSessions;
-import dev.varroa.gateway.stream.PresenceBeacon;
-import dev.varroa.gateway.stream.RouteTable;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
-import dev.varroa.protocol.bus.v1.MiteRoute;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
-import io.nats.client.JetStreamApiException;
 import io.nats.client.Message;
-import io.nats.client.impl.Headers;
-import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -33,33 +26,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers GatewayCommand requests on varroa.gateway.&lt;id&gt;.commands: delivers to the mite stream
- * held here, or forwards once to the live gateway the route names. Commands may carry credentials,
- * so nothing of their content is logged and they only ever travel by core NATS request/reply.
+ * Answers GatewayCommand requests on varroa.gateway.&lt;cluster&gt;.&lt;id&gt;.commands: delivers to the mite
+ * stream held here, or answers NOT_CONNECTED (the operator sends again when the route moves). A gateway
+ * never sends a command itself, so its NATS user may not publish on any command subject. Commands may
+ * carry credentials, so nothing of their content is logged and they only ever travel by core NATS request/reply.
  */
 public final class CommandRelay implements BusListener {
 
   private static final Logger LOG = LoggerFactory.getLogger(CommandRelay.class);
-  /** Set on a forwarded request; a gateway never forwards a request that carries it, so a hop cannot loop. */
-  public static final String FORWARDED_BY_HEADER = "Varroa-Forwarded-By";
-  /** The holding gateway answers at the deadline; the forwarder waits this much longer for that answer. */
-  static final Duration FORWARD_REPLY_MARGIN = Duration.ofSeconds(2);
-
   private final String gatewayId;
+  private final String subject;
   private final BusConnection bus;
   private final MiteSessions sessions;
-  private final RouteTable routes;
-  private final PresenceBeacon presence;
   private final ExecutorService pool;
   private final Clock clock;
 
-  public CommandRelay(String gatewayId, BusConnection bus, MiteSessions sessions, RouteTable routes,
-      PresenceBeacon presence, ExecutorService pool, Clock clock) {
+  public CommandRelay(String gatewayId, String clusterName, BusConnection bus, MiteSessions sessions,
+      ExecutorService pool, Clock clock) {
     this.gatewayId = gatewayId;
+    this.subject = BusNames.gatewayCommands(clusterName, gatewayId);
     this.bus = bus;
     this.sessions = sessions;
-    this.routes = routes;
-    this.presence = presence;
     this.pool = pool;
     this.clock = clock;
   }
@@ -68,8 +55,8 @@ public final class CommandRelay implements BusListener {
   public void connected(Connection connection) {
     // The dispatcher thread only hands off: delivery waits for a mite and must never block it.
     Dispatcher dispatcher = connection.createDispatcher(message -> pool.execute(() -> handle(message)));
-    dispatcher.subscribe(BusNames.gatewayCommands(gatewayId));
-    LOG.info("event=command_subscription gateway={} subject={}", gatewayId, BusNames.gatewayCommands(gatewayId));
+    dispatcher.subscribe(subject);
+    LOG.info("event=command_subscription gateway={} subject={}", gatewayId, subject);
   }
 
   private void handle(Message message) {
@@ -104,11 +91,9 @@ public final class CommandRelay implements BusListener {
     Optional<MiteSession> session = sessions.find(controller);
     if (session.isPresent()) {
       deliver(session.get(), command, deadline, replyTo);
-    } else if (forwardedBy(message) != null) {
-      reply(replyTo, notConnected(commandId, controller, "gateway " + gatewayId + " holds no stream for "
-          + controller.routeKey() + " (forwarded by gateway " + forwardedBy(message) + ")"));
     } else {
-      forward(message, controller, commandId, deadline, replyTo);
+      reply(replyTo, notConnected(commandId, controller, "gateway " + gatewayId + " holds no stream for "
+          + controller.routeKey()));
     }
   }
 
@@ -120,47 +105,6 @@ public final class CommandRelay implements BusListener {
           session.identity().routeKey(), command.getCommandId(), result.getOutcome());
       reply(replyTo, result);
     }, pool);
-  }
-
-  private void forward(Message message, ControllerIdentity controller, String commandId, Instant deadline,
-      String replyTo) {
-    Optional<MiteRoute> route;
-    boolean holderAlive;
-    try {
-      route = routes.lookup(controller);
-      holderAlive = route.isPresent() && presence.isPresent(route.get().getGatewayId());
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      reply(replyTo, notConnected(commandId, controller, "gateway " + gatewayId + " cannot read the mite routes ("
-          + e.getClass().getSimpleName() + ")"));
-      return;
-    }
-    if (route.isEmpty() || !holderAlive || route.get().getGatewayId().equals(gatewayId)
-        || !route.get().getController().getUid().equals(controller.uid())) {
-      reply(replyTo, notConnected(commandId, controller, "no live gateway holds a stream for " + controller));
-      return;
-    }
-    String holder = route.get().getGatewayId();
-    Headers headers = new Headers().put(FORWARDED_BY_HEADER, gatewayId);
-    Duration wait = Duration.between(clock.instant(), deadline).plus(FORWARD_REPLY_MARGIN);
-    LOG.info("event=command_forwarding gateway={} controller={} command={} holder={}", gatewayId,
-        controller.routeKey(), commandId, holder);
-    bus.connection().requestWithTimeout(BusNames.gatewayCommands(holder), headers, message.getData(), wait)
-        .whenCompleteAsync((answer, failure) -> {
-          if (failure == null && answer != null && !answer.isStatusMessage()) {
-            publish(replyTo, answer.getData());
-          } else if (!clock.instant().isBefore(deadline)) {
-            reply(replyTo, GatewayResult.of(commandId, DEADLINE_EXCEEDED, "gateway " + holder + " holds the stream of "
-                + controller.routeKey() + " but gave no result before the command deadline " + deadline,
-                clock.instant()));
-          } else {
-            reply(replyTo, notConnected(commandId, controller, "gateway " + holder + " holds the route but did not "
-                + "answer the forwarded command"));
-          }
-        }, pool);
-  }
-
-  private static String forwardedBy(Message message) {
-    return message.hasHeaders() ? message.getHeaders().getFirst(FORWARDED_BY_HEADER) : null;
   }
 
   private void reply(String replyTo, CommandResult result) {

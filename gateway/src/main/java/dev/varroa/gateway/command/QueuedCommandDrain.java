@@ -52,15 +52,17 @@ final class QueuedCommandDrain {
   private static final Duration ACK_CONFIRM_WAIT = Duration.ofSeconds(5);
 
   private final String gatewayId;
+  private final String clusterName;
   private final BusConnection bus;
   private final Duration ackWait;
   private final Duration progressInterval;
   private final ScheduledExecutorService timers;
   private final Clock clock;
 
-  QueuedCommandDrain(String gatewayId, BusConnection bus, Duration ackWait, Duration progressInterval,
-      ScheduledExecutorService timers, Clock clock) {
+  QueuedCommandDrain(String gatewayId, String clusterName, BusConnection bus, Duration ackWait,
+      Duration progressInterval, ScheduledExecutorService timers, Clock clock) {
     this.gatewayId = gatewayId;
+    this.clusterName = clusterName;
     this.bus = bus;
     this.ackWait = ackWait;
     this.progressInterval = progressInterval;
@@ -70,8 +72,8 @@ final class QueuedCommandDrain {
 
   void drain(MiteSession session) {
     ControllerIdentity controller = session.identity();
-    String subject = BusNames.queuedCommands(controller);
-    String durable = durableName(controller);
+    String subject = BusNames.queuedCommands(clusterName, controller);
+    String durable = durableName(clusterName, controller);
     try {
       JetStreamManagement jsm = bus.jetStreamManagement();
       if (!hasQueued(jsm, subject)) {
@@ -184,7 +186,7 @@ final class QueuedCommandDrain {
   }
 
   private void finish(ControllerIdentity controller, Message message, CommandResult result) throws InterruptedException {
-    bus.connection().publish(BusNames.queuedCommandResults(controller), QueuedCommandResult.newBuilder()
+    bus.connection().publish(BusNames.queuedCommandResults(clusterName, controller), QueuedCommandResult.newBuilder()
         .setController(controller.toRef())
         .setResult(result)
         .build()
@@ -211,8 +213,11 @@ final class QueuedCommandDrain {
     }
   }
 
-  /** One durable per controller, shared by every gateway, so two never hold overlapping work-queue filters. */
-  static String durableName(ControllerIdentity controller) {
-    return "gateway-" + BusNames.token(controller.routeKey());
+  /**
+   * One durable per controller of a cluster, shared by that cluster's gateways, so two never hold overlapping
+   * work-queue filters; the cluster keeps two clusters' controllers of the same name apart.
+   */
+  static String durableName(String clusterName, ControllerIdentity controller) {
+    return "gateway-" + BusNames.token(clusterName) + "-" + BusNames.token(controller.routeKey());
   }
 }

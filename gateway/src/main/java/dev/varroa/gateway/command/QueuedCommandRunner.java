@@ -29,23 +29,25 @@ public final class QueuedCommandRunner implements BusListener {
   private static final Logger LOG = LoggerFactory.getLogger(QueuedCommandRunner.class);
 
   private final String gatewayId;
+  private final String clusterName;
   private final MiteSessions sessions;
   private final QueuedCommandDrain drain;
   private final ExecutorService pool;
   private final Map<String, DrainState> drains = new ConcurrentHashMap<>();
 
-  public QueuedCommandRunner(String gatewayId, BusConnection bus, MiteSessions sessions, Duration ackWait,
-      Duration progressInterval, ExecutorService pool, ScheduledExecutorService timers, Clock clock) {
+  public QueuedCommandRunner(String gatewayId, String clusterName, BusConnection bus, MiteSessions sessions,
+      Duration ackWait, Duration progressInterval, ExecutorService pool, ScheduledExecutorService timers, Clock clock) {
     this.gatewayId = gatewayId;
+    this.clusterName = clusterName;
     this.sessions = sessions;
-    this.drain = new QueuedCommandDrain(gatewayId, bus, ackWait, progressInterval, timers, clock);
+    this.drain = new QueuedCommandDrain(gatewayId, clusterName, bus, ackWait, progressInterval, timers, clock);
     this.pool = pool;
   }
 
   @Override
   public void connected(Connection connection) {
     Dispatcher dispatcher = connection.createDispatcher(this::notice);
-    dispatcher.subscribe(QueuedCommandNotices.subject(gatewayId));
+    dispatcher.subscribe(QueuedCommandNotices.subject(clusterName, gatewayId));
     checkAll();
   }
 

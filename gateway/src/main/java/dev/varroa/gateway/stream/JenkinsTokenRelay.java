@@ -23,10 +23,12 @@ final class JenkinsTokenRelay {
 
   private final BusConnection bus;
   private final String gatewayId;
+  private final String clusterName;
 
-  JenkinsTokenRelay(BusConnection bus, String gatewayId) {
+  JenkinsTokenRelay(BusConnection bus, String gatewayId, String clusterName) {
     this.bus = bus;
     this.gatewayId = gatewayId;
+    this.clusterName = clusterName;
   }
 
   void requestFor(MiteSession session) {
@@ -34,7 +36,7 @@ final class JenkinsTokenRelay {
     Connection connection = bus.connection();
     byte[] request = JenkinsTokenGrantRequest.newBuilder().setController(session.identity().toRef()).build()
         .toByteArray();
-    connection.requestWithTimeout(BusNames.JENKINS_TOKEN_SUBJECT, request, GRANT_REQUEST_TIMEOUT)
+    connection.requestWithTimeout(BusNames.jenkinsTokenRequests(clusterName), request, GRANT_REQUEST_TIMEOUT)
         .whenComplete((reply, failure) -> {
           if (failure != null || reply == null || reply.isStatusMessage()) {
             LOG.warn("event=jenkins_token_unavailable gateway={} controller={} cause={}", gatewayId, controller,

@@ -28,8 +28,8 @@ public final class MiteChannelService extends MiteChannelGrpc.MiteChannelImplBas
       String clusterName, BuildEventPublisher events, LedgerClaimRelay claims, LogAppendRelay logs,
       MiteActivity activity) {
     this.services = new StreamServices(gatewayId, heartbeatInterval, sessions, routes, ca,
-        new JenkinsTokenRelay(bus, gatewayId), new BuildDataRelay(gatewayId, clusterName, events, claims, clock), logs,
-        timers, pool, clock, sessionStarted, routesRetained, activity);
+        new JenkinsTokenRelay(bus, gatewayId, clusterName), new BuildDataRelay(gatewayId, clusterName, events, claims, clock), logs,
+        timers, pool, clock, sessionStarted, routesRetained, activity, new LiveControllerCheck(bus, clusterName));
   }
 
   @Override

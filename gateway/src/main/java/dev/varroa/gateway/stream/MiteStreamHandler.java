@@ -17,6 +17,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -118,6 +119,12 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
           + ProtocolVersion.OLDEST_SUPPORTED + " to " + ProtocolVersion.CURRENT + ": upgrade the mite image"));
       return;
     }
+    Optional<String> gone = services.liveControllers().refusal(peer.controller());
+    if (gone.isPresent()) {
+      closeBeforeHello(Status.PERMISSION_DENIED.withDescription(RefusalReason.CONTROLLER_GONE.name() + ": "
+          + gone.get()));
+      return;
+    }
     MiteSession started = new MiteSession(peer.controller(), peer.certificateNotAfter(), hello, outbound,
         services.pool(), services.clock());
     started.whenClosed(() -> cleanup(started));
@@ -151,6 +158,13 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
   }
 
   private void renew(MiteSession current, RenewRequest request) {
+    Optional<String> gone = services.liveControllers().refusal(current.identity());
+    if (gone.isPresent()) {
+      LOG.warn("event=renewal_refused gateway={} controller={} reason={}", services.gatewayId(),
+          current.identity().routeKey(), RefusalReason.CONTROLLER_GONE);
+      current.close(Status.PERMISSION_DENIED.withDescription(RefusalReason.CONTROLLER_GONE.name() + ": " + gone.get()));
+      return;
+    }
     try {
       ClientCertificate renewed = services.ca().signClientCertificate(
           CertificateAuthority.parseCertificationRequest(request.getCsrDer().toByteArray()), current.identity(),

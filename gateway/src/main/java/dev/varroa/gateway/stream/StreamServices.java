@@ -16,6 +16,7 @@ import java.util.function.Consumer;
  * @param sessionStarted called after a stream's Hello was accepted (the queued-command check hooks in here)
  * @param routesRetained true once the gateway crashed: ending streams then leave their routes behind, as a killed process would
  * @param activity streams opened and ended, Jenkins version and plugin changes, as activity events
+ * @param liveControllers whether a certificate's Controller still exists with its UID (checked on stream open)
  */
 record StreamServices(
     String gatewayId,
@@ -31,5 +32,6 @@ record StreamServices(
     Clock clock,
     Consumer<MiteSession> sessionStarted,
     BooleanSupplier routesRetained,
-    MiteActivity activity) {
+    MiteActivity activity,
+    LiveControllerCheck liveControllers) {
 }

@@ -42,14 +42,17 @@ public final class BusConnection implements AutoCloseable {
   private final List<String> urls;
   private final BusCredentialFiles credentials;
   private final SSLContext tls;
+  private final String inboxPrefix;
   private final List<BusListener> listeners = new CopyOnWriteArrayList<>();
   private final Map<String, BucketHandle> keyValues = new ConcurrentHashMap<>();
   private final ExecutorService replacer;
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile Connection current;
 
-  private BusConnection(String client, List<String> urls, BusCredentialFiles credentials, SSLContext tls) {
+  private BusConnection(String client, List<String> urls, BusCredentialFiles credentials, SSLContext tls,
+      String inboxPrefix) {
     this.client = client;
+    this.inboxPrefix = inboxPrefix;
     this.tls = tls;
     this.urls = urls;
     this.credentials = credentials;
@@ -73,9 +76,18 @@ public final class BusConnection implements AutoCloseable {
   /** @param tls the context tls:// servers are verified with; null for the JVM's default trust */
   public static BusConnection open(String client, String commaSeparatedUrls, BusCredentialFiles credentials,
       SSLContext tls) throws IOException, InterruptedException {
+    return open(client, commaSeparatedUrls, credentials, tls, null);
+  }
+
+  /**
+   * @param inboxPrefix the prefix of this connection's reply subjects ({@code BusNames.GATEWAY_INBOX_PREFIX}), so
+   *     that only its own NATS user may subscribe to them; null for jnats' shared _INBOX.
+   */
+  public static BusConnection open(String client, String commaSeparatedUrls, BusCredentialFiles credentials,
+      SSLContext tls, String inboxPrefix) throws IOException, InterruptedException {
     List<String> urls = Arrays.stream(commaSeparatedUrls.split(",")).map(String::strip).filter(s -> !s.isEmpty())
         .toList();
-    BusConnection bus = new BusConnection(client, urls, credentials, tls);
+    BusConnection bus = new BusConnection(client, urls, credentials, tls, inboxPrefix);
     try {
       bus.current = Nats.connect(bus.options());
     } catch (IOException e) {
@@ -132,6 +144,9 @@ public final class BusConnection implements AutoCloseable {
     Options.Builder builder = Options.builder();
     if (tls != null) {
       builder.sslContext(tls);
+    }
+    if (inboxPrefix != null) {
+      builder.inboxPrefix(inboxPrefix);
     }
     return builder
         // jnats insists on a server list in the options; the pool adds the credential per attempt.

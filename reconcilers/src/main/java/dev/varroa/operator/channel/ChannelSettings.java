@@ -4,6 +4,7 @@ import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.SecretBusCredential;
 import dev.varroa.operator.render.ChannelEndpoint;
+import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.BusCredential;
 import dev.varroa.protocol.bus.BusCredentialSource;
 import dev.varroa.protocol.bus.BusTrust;
@@ -105,17 +106,22 @@ public record ChannelSettings(String natsUrl, BusCredentialSource natsCredential
     return value;
   }
 
-  /** Connects, waiting for NATS as long as it takes (a first install starts NATS after the operator). */
-  public ControlChannel open(Clock clock) throws IOException, InterruptedException, JetStreamApiException {
+  /**
+   * Connects, waiting for NATS as long as it takes (a first install starts NATS after the operator).
+   *
+   * @param cluster this installation's cluster name: the control subjects the channel serves and sends on
+   */
+  public ControlChannel open(String cluster, Clock clock) throws IOException, InterruptedException, JetStreamApiException {
     List<String> urls = Arrays.stream(natsUrl.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     Options.Builder options = Options.builder().servers(urls.toArray(String[]::new))
         .serverPool(new CredentialReadingServerPool(urls, natsCredential)).connectionName("varroa-operator")
+        .inboxPrefix(BusNames.OPERATOR_INBOX_PREFIX)
         .connectionTimeout(CONNECT_TIMEOUT).maxReconnects(-1);
     if (urls.stream().anyMatch(u -> u.startsWith("tls://"))) {
       options.sslContext(BusTrust.trusting(awaitNatsCa(), "the NATS CA (ca.crt)"));
     }
     Connection nats = Nats.connectReconnectOnConnect(options.build());
-    return new ControlChannel(nats, gatewayEndpoint, caCertificatePem, jenkinsTokens, clock);
+    return new ControlChannel(nats, cluster, gatewayEndpoint, caCertificatePem, jenkinsTokens, clock);
   }
 
   private String awaitNatsCa() throws InterruptedException {

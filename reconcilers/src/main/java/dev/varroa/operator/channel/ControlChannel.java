@@ -42,10 +42,12 @@ public final class ControlChannel implements AutoCloseable {
   static final Duration GATEWAY_CHECK_INTERVAL = Duration.ofSeconds(5);
 
   private final Connection nats;
+  private final String cluster;
   private final ChannelEndpoint endpoint;
   private final JenkinsTokenIssuer jenkinsTokens;
   private final BootstrapTokenIssuer bootstrapTokens;
   private final MiteRoutes routes;
+  private final LiveControllers liveControllers;
   private final Clock clock;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "control-channel-timer");
@@ -58,17 +60,20 @@ public final class ControlChannel implements AutoCloseable {
 
   /**
    * @param nats a connection the channel owns from now on
+   * @param cluster this installation's cluster name (cluster.name): the control subjects it serves and sends on
    * @param gatewayEndpoint host:port the mites register at
    * @param caCertificatePem the CA the mites trust the gateway by
    */
-  public ControlChannel(Connection nats, String gatewayEndpoint, String caCertificatePem,
+  public ControlChannel(Connection nats, String cluster, String gatewayEndpoint, String caCertificatePem,
       JenkinsTokenIssuer jenkinsTokens, Clock clock) throws IOException, JetStreamApiException, InterruptedException {
     this.nats = nats;
+    this.cluster = cluster;
     this.clock = clock;
     this.jenkinsTokens = jenkinsTokens;
     this.endpoint = new ChannelEndpoint(gatewayEndpoint, caCertificatePem, jenkinsTokens.publicKeyPem());
     BusTopology.ensure(nats);
     this.bootstrapTokens = new BootstrapTokenIssuer(nats.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET));
+    this.liveControllers = new LiveControllers(nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET), cluster, clock);
     this.routes = new MiteRoutes(clock, key -> routeListener.accept(key));
     routes.start(nats);
     timer.scheduleAtFixedRate(routes::expireSilentGateways, GATEWAY_CHECK_INTERVAL.toMillis(),
@@ -89,7 +94,8 @@ public final class ControlChannel implements AutoCloseable {
     this.controllerExists = controllerExists;
     this.routeListener = onRouteChange;
     dispatcher = nats.createDispatcher();
-    dispatcher.subscribe(BusNames.JENKINS_TOKEN_SUBJECT, BusNames.OPERATOR_QUEUE_GROUP, this::answerTokenRequest);
+    dispatcher.subscribe(BusNames.jenkinsTokenRequests(cluster), BusNames.OPERATOR_QUEUE_GROUP,
+        this::answerTokenRequest);
   }
 
   private void answerTokenRequest(Message message) {
@@ -124,7 +130,7 @@ public final class ControlChannel implements AutoCloseable {
         .plus(REPLY_SLACK);
     byte[] payload = GatewayCommand.newBuilder().setController(controller.toRef()).setCommand(command).build()
         .toByteArray();
-    return nats.requestWithTimeout(BusNames.gatewayCommands(route.get().getGatewayId()), payload, timeout)
+    return nats.requestWithTimeout(BusNames.gatewayCommands(cluster, route.get().getGatewayId()), payload, timeout)
         .thenApply(reply -> {
           try {
             return CommandResult.parseFrom(reply.getData());
@@ -144,6 +150,45 @@ public final class ControlChannel implements AutoCloseable {
 
   public MiteRoutes routes() {
     return routes;
+  }
+
+  /** The cluster name this channel serves (cluster.name). */
+  public String cluster() {
+    return cluster;
+  }
+
+  /** The Controllers the gateways may open a mite stream for (bucket varroa_controllers). */
+  public LiveControllers liveControllers() {
+    return liveControllers;
+  }
+
+  /**
+   * Records that the Controller exists, so gateways open its mite's stream; on failure the gateways keep refusing it
+   * (fail closed) and the next pass writes again.
+   */
+  public void recordLive(ControllerIdentity controller) {
+    try {
+      liveControllers.record(controller);
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      LOG.warn("event=live_controller_record_failed controller={} uid={} effect=\"gateways refuse its mite's stream "
+          + "until a later pass records it\" error=\"{}\"", controller.routeKey(), controller.uid(), e.toString());
+    }
+  }
+
+  /**
+   * Removes a deleted Controller's record, so its mite's certificate opens no stream any more.
+   *
+   * @throws IllegalStateException when the bus cannot be written: the cleanup is retried, the record must go
+   */
+  public void forgetLive(ControllerIdentity controller) {
+    try {
+      liveControllers.forget(controller);
+      LOG.info("event=live_controller_forgotten controller={} uid={}", controller.routeKey(), controller.uid());
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      throw new IllegalStateException("cannot remove Controller " + controller.routeKey() + " (uid " + controller.uid()
+          + ") from NATS bucket " + BusNames.LIVE_CONTROLLERS_BUCKET + ": its mite's certificate would keep opening "
+          + "streams; the deletion is retried once NATS is reachable (" + e + ")", e);
+    }
   }
 
   public BootstrapTokenIssuer bootstrapTokens() {

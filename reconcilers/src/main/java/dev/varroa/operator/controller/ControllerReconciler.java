@@ -164,6 +164,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   @Override
   public UpdateControl<Controller> reconcile(Controller controller, Context<Controller> context) {
     KubernetesClient client = context.getClient();
+    if (channel != null) {
+      // gateways open a mite's stream only for a Controller recorded live with its UID (docs/security.md)
+      channel.recordLive(identity(controller));
+    }
     ControllerStatus previous = controller.getStatus() == null ? new ControllerStatus() : controller.getStatus();
     long generation = controller.getMetadata().getGeneration() == null ? 0 : controller.getMetadata().getGeneration();
 
@@ -239,6 +243,9 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   @Override
   public DeleteControl cleanup(Controller controller, Context<Controller> context) {
     KubernetesClient client = context.getClient();
+    if (channel != null) {
+      channel.forgetLive(identity(controller));
+    }
     String stsName = StatefulSetName.of(controller.getMetadata().getName(), controller.getMetadata().getUid());
     String label = ControllerLabels.CONTROLLER + "=" + ControllerLabels.value(controller.getMetadata().getName());
     client.rbac().roles().inAnyNamespace().withLabelSelector(label).list().getItems().stream()
@@ -295,8 +302,12 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     if (channel == null) {
       return Optional.empty();
     }
-    return channel.routes().live(new ControllerIdentity(controller.getMetadata().getNamespace(),
-        controller.getMetadata().getName(), controller.getMetadata().getUid()));
+    return channel.routes().live(identity(controller));
+  }
+
+  private static ControllerIdentity identity(Controller controller) {
+    return new ControllerIdentity(controller.getMetadata().getNamespace(), controller.getMetadata().getName(),
+        controller.getMetadata().getUid());
   }
 
   private static Optional<Duration> sooner(Optional<Duration> a, Optional<Duration> b) {

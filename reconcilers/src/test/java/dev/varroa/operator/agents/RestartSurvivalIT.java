@@ -87,7 +87,8 @@ class RestartSurvivalIT {
     // heartbeats carry the mite's observations: a short interval lets the backup see the finished build sooner
     gateway = Gateway.start(GatewaySettings.of("gw-1", NATS.server().url(), caCert, dir.resolve("ca.key"))
         .withListen("127.0.0.1", 0).withHeartbeatInterval(Duration.ofSeconds(2)));
-    ControlChannel channel = new ControlChannel(NATS.server().connect(), "127.0.0.1:" + gateway.port(),
+    ControlChannel channel = new ControlChannel(NATS.server().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+        "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     operator = new VarroaOperator(client, dir.resolve("cache"), null, channel, Set.of(),
         ManagedUpdateCenterSettings.fromEnv(Map.of()), Optional.empty(), InstallationDefaults.none());

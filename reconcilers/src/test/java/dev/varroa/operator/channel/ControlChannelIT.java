@@ -10,6 +10,8 @@ import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.testfixtures.jenkins.Caller;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.StarterProfile;
@@ -20,6 +22,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nats.client.Connection;
+import io.nats.client.KeyValue;
 import java.io.ByteArrayOutputStream;
 import org.apache.commons.io.output.TeeOutputStream;
 import java.io.IOException;
@@ -66,8 +69,13 @@ class ControlChannelIT {
   private static VarroaOperator operator;
   private static Path work;
 
-  /** The NATS the gateway and the operator meet on; a subclass brings the chart's (TLS, users, permissions). */
-  protected record Bus(String url, Path storeDirectory, ConnectionSource operator, UnaryOperator<GatewaySettings> gateway) {}
+  /**
+   * The NATS the gateway and the operator meet on; a subclass brings the chart's (TLS, users, permissions).
+   *
+   * @param cluster the cluster name the operator and the gateway serve (the chart's cluster.name)
+   */
+  protected record Bus(String url, Path storeDirectory, ConnectionSource operator, UnaryOperator<GatewaySettings> gateway,
+      String cluster) {}
 
   /** Opens the operator's connection to the bus. */
   @FunctionalInterface
@@ -76,7 +84,8 @@ class ControlChannelIT {
   }
 
   protected Bus bus(KubeApiServer kube, Path dir) throws Exception {
-    return new Bus(NATS.server().url(), NATS.server().storeDirectory(), () -> NATS.server().connect(), s -> s);
+    return new Bus(NATS.server().url(), NATS.server().storeDirectory(), () -> NATS.server().connect(), s -> s,
+        GatewaySettings.DEFAULT_CLUSTER_NAME);
   }
 
   private static Bus bus;
@@ -98,8 +107,8 @@ class ControlChannelIT {
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, dir.resolve("ca.key"));
     bus = bus(kube, dir);
     gateway = Gateway.start(bus.gateway().apply(GatewaySettings.of("gw-1", bus.url(), caCert, dir.resolve("ca.key"))
-        .withListen("127.0.0.1", 0)));
-    ControlChannel channel = new ControlChannel(bus.operator().open(), "127.0.0.1:" + gateway.port(),
+        .withListen("127.0.0.1", 0).withClusterName(bus.cluster())));
+    ControlChannel channel = new ControlChannel(bus.operator().open(), bus.cluster(), "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     operator = new VarroaOperator(client, dir.resolve("cache"), null, channel);
     operator.start();
@@ -209,6 +218,32 @@ class ControlChannelIT {
     assertThat(YAML.asYaml(client.resources(Controller.class).inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
     assertThat(YAML.asYaml(client.v1().events().inAnyNamespace().list())).doesNotContain(SECRET_VALUE);
     assertThat(LOG.toString(StandardCharsets.UTF_8)).contains("event=desired_state_push").doesNotContain(SECRET_VALUE);
+  }
+
+  @Test
+  void aDeletedControllersMiteIsRefusedWithItsStillValidCertificate(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    Controller controller = controller(client, "deleted");
+    PodPlayer pod = play(client, controller, p -> { });
+    awaitStatus(client, "deleted", s -> s.phase == ControllerStatus.Phase.Connected);
+    String key = BusNames.liveControllerKey(bus.cluster(), new ControllerIdentity("ci", "deleted",
+        controller.getMetadata().getUid()));
+    try (Connection nats = bus.operator().open()) {
+      KeyValue live = nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET);
+      assertThat(new String(live.get(key).getValue(), StandardCharsets.UTF_8)).isEqualTo(controller.getMetadata().getUid());
+
+      client.resources(Controller.class).inNamespace("ci").withName("deleted").delete();
+      await().atMost(DEADLINE).until(() -> client.resources(Controller.class).inNamespace("ci").withName("deleted")
+          .get() == null);
+      await().atMost(DEADLINE).until(() -> live.get(key) == null);
+    }
+
+    // the pod outlives its Controller here (no garbage collector runs): its mite restarts with the same certificate
+    pod.restartMite();
+
+    await().atMost(DEADLINE).until(() -> LOG.toString(StandardCharsets.UTF_8).lines().anyMatch(line ->
+        line.contains("event=stream_refused") && line.contains("controller=ci.deleted")
+            && line.contains("status=PERMISSION_DENIED") && line.contains("CONTROLLER_GONE")));
   }
 
   private static PodPlayer play(KubernetesClient client, Controller controller, PodPlayer.BeforeMite setup) throws Exception {

@@ -7,6 +7,7 @@ import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.operator.install.InstallMode;
 import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
+import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.BusTrust;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
@@ -58,11 +59,14 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
     String natsCa = value(creds, InstallationSecrets.KEY_CA_CERT);
     Path caFile = Files.writeString(dir.resolve("nats-ca.crt"), natsCa);
     return new Bus(nats.value().url(), nats.value().storeDirectory(),
+        // as ChannelSettings connects: the operator's own inbox prefix, which only its user may subscribe to
         () -> Nats.connect(Options.builder().server(nats.value().url()).userInfo("operator", operatorPassword)
             .sslContext(BusTrust.trusting(natsCa, "varroa-nats-creds ca.crt")).connectionTimeout(Duration.ofSeconds(5))
-            .maxReconnects(-1).build()),
+            .inboxPrefix(BusNames.OPERATOR_INBOX_PREFIX).maxReconnects(-1).build()),
         // as the chart's gateway Deployment sets them: VARROA_NATS_USER, the password and CA mounted from the Secret
-        settings -> settings.withNatsUser("gateway", passwordFile).withNatsCaFile(caFile));
+        settings -> settings.withNatsUser("gateway", passwordFile).withNatsCaFile(caFile),
+        // the chart's default cluster.name, which its nats.conf scopes the control subjects to
+        "core");
   }
 
   @AfterAll

@@ -70,6 +70,7 @@ public final class PodPlayer implements AutoCloseable {
   private JenkinsFixture jenkins;
   private CsiStandIn csi;
   private AutoCloseable mite;
+  private MiteRunner runner;
   private Pod pod;
   private int loopbackPort;
 
@@ -125,6 +126,7 @@ public final class PodPlayer implements AutoCloseable {
             controller.getMetadata().getName(), controller.getMetadata().getUid()), Clock.systemUTC());
     jenkins.bearerTokenAccepted(token -> verifier.verify(token).accepted());
     beforeMite.arrange(this);
+    this.runner = runner;
     mite = runner.start(miteEnvironment(sts));
     kubelet.ready(pod);
     return this;
@@ -212,6 +214,12 @@ public final class PodPlayer implements AutoCloseable {
       mite.close();
       mite = null;
     }
+  }
+
+  /** Restarts the mite in the same pod, as a container restart does: it keeps its key and certificate. */
+  public void restartMite() throws Exception {
+    stopMite();
+    mite = runner.start(miteEnvironment(statefulSet()));
   }
 
   @Override

@@ -141,7 +141,8 @@ public final class LocalRun {
     say("gateway gateway-0 on 127.0.0.1:" + gateway.port() + " (TLS, Varroa CA " + caCert + "), console logs to "
         + s3.bucketUrl());
     endpoints.put("gateway", "127.0.0.1:" + gateway.port());
-    ControlChannel channel = new ControlChannel(nats.value().connect(), "127.0.0.1:" + gateway.port(),
+    ControlChannel channel = new ControlChannel(nats.value().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+        "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     VarroaOperator operator = new VarroaOperator(client, work.resolve("cache"), null, channel,
         java.util.Set.of(sources.plainHttpRegistry()));

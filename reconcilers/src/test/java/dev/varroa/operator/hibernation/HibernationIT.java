@@ -1,5 +1,6 @@
 package dev.varroa.operator.hibernation;
 
+import dev.varroa.gateway.GatewaySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -87,7 +88,8 @@ class HibernationIT {
     KubernetesClient client = account.client();
     kubelet = new KubeletStandIn(admin);
     gateway = new PlayedGateway(NATS.server().connect());
-    ControlChannel channel = new ControlChannel(NATS.server().connect(), "127.0.0.1:9090", "",
+    ControlChannel channel = new ControlChannel(NATS.server().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+        "127.0.0.1:9090", "",
         JenkinsTokenIssuer.generate(), java.time.Clock.systemUTC());
 
     waker = Waker.start(client, 0, HibernationSettings.withoutWakerService(), clock);

@@ -1,5 +1,6 @@
 package dev.varroa.operator.hibernation;
 
+import dev.varroa.gateway.GatewaySettings;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
@@ -62,7 +63,7 @@ public final class PlayedGateway implements AutoCloseable {
       }
       nats.publish(message.getReplyTo(), result.build().toByteArray());
     });
-    dispatcher.subscribe(BusNames.gatewayCommands(ID));
+    dispatcher.subscribe(BusNames.gatewayCommands(GatewaySettings.DEFAULT_CLUSTER_NAME, ID));
     nats.flush(java.time.Duration.ofSeconds(5));
   }
 

@@ -75,9 +75,11 @@ class ChartIT {
     return Render.in(CORE);
   }
 
+  /** A member as installed by default: network policies are on, so the core NATS endpoint's address is required. */
   static Render member() {
     return Render.in(MEMBER).values(Path.of("values-hive.yaml"))
-        .set("cluster.name", "member-1").set("bus.url", "tls://nats.example.com:4222");
+        .set("cluster.name", "member-1").set("bus.url", "tls://nats.example.com:4222")
+        .set("networkPolicy.coreNatsEgress.cidrs", "{203.0.113.10/32}");
   }
 
   /** Each mode as installed by default, and with every optional object turned on. */
@@ -93,6 +95,7 @@ class ChartIT {
             .set("dashboard.ingress.enabled", "true").set("dashboard.ingress.host", "varroa.example.com")
             .set("dashboard.ingress.tls.secretName", "varroa-tls")),
         Named.of("full mode, NodePort endpoint", core().set("nats.external.enabled", "true").set("nats.external.serviceType", "NodePort")
+            .set("nats.external.allowedCIDRs", "{198.51.100.0/24}")
             .set("nats.external.nodePort", "30422").set("nats.external.externalTrafficPolicy", "Local")
             .set("nats.external.ipSANs", "{192.0.2.11,192.0.2.12}")),
         Named.of("full mode, record store on an external database with s3 blobs, network policies", core()
@@ -110,6 +113,7 @@ class ChartIT {
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("networkPolicy.oidcIssuerEgress.cidrs", "{203.0.113.40/32}")),
         Named.of("hive mode, defaults", member()),
+        Named.of("full mode, network policies off", core().set("networkPolicy.enabled", "false")),
         Named.of("hive mode, record store with s3 blobs, network policies", member()
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("networkPolicy.coreNatsEgress.cidrs", "{203.0.113.10/32}")
@@ -147,8 +151,11 @@ class ChartIT {
         "ClusterRole/varroa-operator", "ClusterRoleBinding/varroa-operator", "Role/varroa-operator",
         "RoleBinding/varroa-operator", "Service/varroa-operator", "Service/varroa-operator-webhooks", "Service/varroa-waker",
         "Service/varroa-gateway", "Deployment/varroa-operator", "Deployment/varroa-gateway",
-        "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway");
+        "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway",
+        // network policies are on by default
+        "NetworkPolicy/varroa-default-deny", "NetworkPolicy/varroa-operator", "NetworkPolicy/varroa-gateway");
     List<String> coreOnly = List.of("ServiceAccount/varroa-nats", "ServiceAccount/varroa-dex",
+        "NetworkPolicy/varroa-nats", "NetworkPolicy/varroa-dashboard", "NetworkPolicy/varroa-dex",
         "ConfigMap/varroa-nats", "Secret/varroa-dex", "Service/varroa-nats", "Service/varroa-nats-headless",
         "Service/varroa-dex", "StatefulSet/varroa-nats", "Deployment/varroa-dex",
         "ServiceAccount/varroa-dashboard", "Secret/varroa-dashboard-oidc", "Deployment/varroa-dashboard",

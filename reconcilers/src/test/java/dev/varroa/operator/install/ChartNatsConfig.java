@@ -36,6 +36,18 @@ public final class ChartNatsConfig {
     return variables + rendered.replaceAll("(?m)^\\s*(listen|http|store_dir):.*$", "");
   }
 
+  /**
+   * The inbox prefix the component behind a chart user connects with: the operator's and the gateway's own (only
+   * their user may subscribe there), jnats' default for the others.
+   */
+  public static String inboxPrefix(String user) {
+    return switch (user) {
+      case "operator" -> dev.varroa.protocol.BusNames.OPERATOR_INBOX_PREFIX;
+      case "gateway" -> dev.varroa.protocol.BusNames.GATEWAY_INBOX_PREFIX;
+      default -> "_INBOX.";
+    };
+  }
+
   /** The same without its tls block: a plain nats:// server, for tests about permissions alone. */
   public static String withoutTls(String config) {
     return config.replaceFirst("(?ms)^tls \\{.*?^\\}\\n", "");

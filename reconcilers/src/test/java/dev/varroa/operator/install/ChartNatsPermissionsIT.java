@@ -53,6 +53,9 @@ class ChartNatsPermissionsIT {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final String OPERATOR_PASSWORD = "operator-" + UUID.randomUUID();
   private static final String GATEWAY_PASSWORD = "gateway-" + UUID.randomUUID();
+  /** cluster.name in the chart's values.yaml: the rendered permissions name it in every control subject. */
+  private static final String CLUSTER = "core";
+  private static final String OTHER_CLUSTER = "member-b";
 
   @TempDir
   Path dir;
@@ -106,23 +109,23 @@ class ChartNatsPermissionsIT {
 
     // the operator's own start: buckets and stream, KV watches of routes and presence, the token queue group
     try (ControlChannelHandle operator = new ControlChannelHandle(new ControlChannel(
-            connect("operator", OPERATOR_PASSWORD, operatorErrors), "127.0.0.1:9090", ca.certificatePem(),
+            connectOperator(operatorErrors), CLUSTER, "127.0.0.1:9090", ca.certificatePem(),
             JenkinsTokenIssuer.generate(), Clock.systemUTC()));
-        Gateway gateway = Gateway.start(GatewaySettings.of("gw-1", url, caCert, caKey)
+        Gateway gateway = Gateway.start(GatewaySettings.of("gw-1", url, caCert, caKey).withClusterName(CLUSTER)
             .withNatsCredentialFiles(user, password).withListen(LoopbackPort.HOST, 0));
-        Connection operatorUser = connect("operator", OPERATOR_PASSWORD, operatorErrors);
-        Connection gatewayUser = connect("gateway", GATEWAY_PASSWORD, gatewayUserErrors)) {
+        Connection operatorUser = connectOperator(operatorErrors);
+        Connection gatewayUser = connectGateway(gatewayUserErrors)) {
       operator.channel().serve(id -> true, key -> { });
 
       // operator -> gateway: a command for a mite this gateway does not hold comes back NOT_CONNECTED
-      Message answer = operatorUser.request(BusNames.gatewayCommands("gw-1"), GatewayCommand.newBuilder()
+      Message answer = operatorUser.request(BusNames.gatewayCommands(CLUSTER, "gw-1"), GatewayCommand.newBuilder()
           .setController(controller.toRef()).setCommand(Command.newBuilder().setCommandId("chart-it-1")
               .setDeadlineEpochMillis(Instant.now().plusSeconds(30).toEpochMilli())).build().toByteArray(),
           DEADLINE);
       assertThat(CommandResult.parseFrom(answer.getData()).getOutcome()).isEqualTo(CommandResult.Outcome.NOT_CONNECTED);
 
       // gateway -> operator: a Jenkins token request is answered in the operator's queue group
-      Message grant = gatewayUser.request(BusNames.JENKINS_TOKEN_SUBJECT, JenkinsTokenGrantRequest.newBuilder()
+      Message grant = gatewayUser.request(BusNames.jenkinsTokenRequests(CLUSTER), JenkinsTokenGrantRequest.newBuilder()
           .setController(controller.toRef()).build().toByteArray(), DEADLINE);
       assertThat(JenkinsTokenGrant.parseFrom(grant.getData()).hasToken()).isTrue();
 
@@ -132,6 +135,13 @@ class ChartNatsPermissionsIT {
       long revision = tokens.get(digest).getRevision();
       tokens.update(digest, tokens.get(digest).getValue(), revision);
 
+      // the operator records the Controller live; the gateway user reads it, as a stream's opening does
+      operator.channel().recordLive(controller);
+      assertThat(new String(gatewayUser.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET)
+          .get(BusNames.liveControllerKey(CLUSTER, controller)).getValue(), StandardCharsets.UTF_8))
+          .isEqualTo(controller.uid());
+      operator.channel().forgetLive(controller);
+
       // the gateway's presence reaches the operator's watch
       KeyValue presence = operatorUser.keyValue(BusNames.GATEWAYS_BUCKET);
       await().atMost(DEADLINE).until(() -> presence.get(BusNames.token("gw-1")) != null);
@@ -140,20 +150,90 @@ class ChartNatsPermissionsIT {
       assertThat(gatewayUserErrors).as("permission errors of the gateway user").isEmpty();
 
       // what belongs to the other user is refused
-      gatewayUser.subscribe(BusNames.JENKINS_TOKEN_SUBJECT);
-      await().atMost(DEADLINE).until(() -> gatewayUserErrors.stream().anyMatch(e ->
-          e.contains("Permissions Violation for Subscription to \"" + BusNames.JENKINS_TOKEN_SUBJECT + "\"")));
+      gatewayUser.subscribe(BusNames.jenkinsTokenRequests(CLUSTER));
+      awaitViolation(gatewayUserErrors, "Subscription to \"" + BusNames.jenkinsTokenRequests(CLUSTER) + "\"");
       operatorUser.publish("$KV." + BusNames.MITE_ROUTES_BUCKET + ".ci.sandbox", "forged".getBytes(StandardCharsets.UTF_8));
       await().atMost(DEADLINE).until(() -> operatorErrors.stream().anyMatch(e ->
           e.contains("Permissions Violation for Publish to \"$KV." + BusNames.MITE_ROUTES_BUCKET)));
-      operatorUser.subscribe(BusNames.gatewayCommands("gw-1"));
-      await().atMost(DEADLINE).until(() -> operatorErrors.stream().anyMatch(e ->
-          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("gw-1") + "\"")));
+      operatorUser.subscribe(BusNames.gatewayCommands(CLUSTER, "gw-1"));
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.gatewayCommands(CLUSTER, "gw-1") + "\"");
     }
   }
 
-  private Connection connect(String user, String password, Queue<String> errors) throws Exception {
-    return Nats.connect(new Options.Builder().server(url).userInfo(user, password)
+  @Test
+  void refusesAGatewayThatPublishesDesiredStateOrQueuedCommands() throws Exception {
+    ControllerIdentity controller = new ControllerIdentity("ci", "sandbox", UUID.randomUUID().toString());
+    byte[] desiredState = GatewayCommand.newBuilder().setController(controller.toRef())
+        .setCommand(Command.newBuilder().setCommandId("forged-1")).build().toByteArray();
+    try (Connection gatewayUser = connectGateway(gatewayUserErrors);
+        Connection holder = connectGateway(new ConcurrentLinkedQueue<>())) {
+      // a gateway holding mites listens on its command subject: nothing forged may reach it
+      Queue<Message> delivered = new ConcurrentLinkedQueue<>();
+      holder.createDispatcher(delivered::add).subscribe(BusNames.gatewayCommands(CLUSTER, "gw-1"));
+      holder.flush(DEADLINE);
+
+      gatewayUser.publish(BusNames.gatewayCommands(CLUSTER, "gw-1"), desiredState);
+      gatewayUser.publish(BusNames.queuedCommands(CLUSTER, controller), desiredState);
+      gatewayUser.publish(BusNames.gatewayQueuedNotices(CLUSTER, "gw-1"), controller.toRef().toByteArray());
+      gatewayUser.publish("$KV." + BusNames.LIVE_CONTROLLERS_BUCKET + "." + BusNames.liveControllerKey(CLUSTER,
+          controller), controller.uid().getBytes(StandardCharsets.UTF_8));
+
+      awaitViolation(gatewayUserErrors, "Publish to \"" + BusNames.gatewayCommands(CLUSTER, "gw-1") + "\"");
+      awaitViolation(gatewayUserErrors, "Publish to \"" + BusNames.queuedCommands(CLUSTER, controller) + "\"");
+      awaitViolation(gatewayUserErrors, "Publish to \"" + BusNames.gatewayQueuedNotices(CLUSTER, "gw-1") + "\"");
+      awaitViolation(gatewayUserErrors, "Publish to \"$KV." + BusNames.LIVE_CONTROLLERS_BUCKET + ".");
+      holder.flush(DEADLINE);
+      assertThat(delivered).as("commands a gateway user managed to publish").isEmpty();
+    }
+  }
+
+  @Test
+  void refusesAnOperatorOfAnotherClusterTheJenkinsTokenRequestsOfThisOne() throws Exception {
+    // an operator configured for another cluster name, logged in with this NATS's operator user (as a member does
+    // while members share the core's users): it may not serve that cluster's subjects here
+    try (ControlChannelHandle other = new ControlChannelHandle(new ControlChannel(connectOperator(operatorErrors),
+            OTHER_CLUSTER, "127.0.0.1:9090", "", JenkinsTokenIssuer.generate(), Clock.systemUTC()));
+        Connection operatorUser = connectOperator(operatorErrors)) {
+      other.channel().serve(id -> true, key -> { });
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.jenkinsTokenRequests(OTHER_CLUSTER) + "\"");
+
+      // nor may the operator user answer or command for another cluster by hand
+      operatorUser.subscribe(BusNames.jenkinsTokenRequests(OTHER_CLUSTER), BusNames.OPERATOR_QUEUE_GROUP);
+      operatorUser.publish(BusNames.gatewayCommands(OTHER_CLUSTER, "gw-1"), new byte[0]);
+      awaitViolation(operatorErrors, "Publish to \"" + BusNames.gatewayCommands(OTHER_CLUSTER, "gw-1") + "\"");
+    }
+  }
+
+  @Test
+  void refusesEachUserTheOthersRepliesAndTheSharedInbox() throws Exception {
+    try (Connection operatorUser = connectOperator(operatorErrors);
+        Connection gatewayUser = connectGateway(gatewayUserErrors)) {
+      // a Jenkins token grant travels to the gateway's inbox, a command result to the operator's
+      gatewayUser.subscribe(BusNames.OPERATOR_INBOX_PREFIX + ">");
+      gatewayUser.subscribe("_INBOX.>");
+      operatorUser.subscribe(BusNames.GATEWAY_INBOX_PREFIX + ">");
+      awaitViolation(gatewayUserErrors, "Subscription to \"" + BusNames.OPERATOR_INBOX_PREFIX + ">\"");
+      awaitViolation(gatewayUserErrors, "Subscription to \"_INBOX.>\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.GATEWAY_INBOX_PREFIX + ">\"");
+    }
+  }
+
+  private static void awaitViolation(Queue<String> errors, String what) {
+    await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e -> e.contains("Permissions Violation for " + what)));
+  }
+
+  /** As ChannelSettings connects: the operator's inbox prefix. */
+  private Connection connectOperator(Queue<String> errors) throws Exception {
+    return connect("operator", OPERATOR_PASSWORD, BusNames.OPERATOR_INBOX_PREFIX, errors);
+  }
+
+  /** As the gateway's BusConnection connects: the gateway's inbox prefix. */
+  private Connection connectGateway(Queue<String> errors) throws Exception {
+    return connect("gateway", GATEWAY_PASSWORD, BusNames.GATEWAY_INBOX_PREFIX, errors);
+  }
+
+  private Connection connect(String user, String password, String inboxPrefix, Queue<String> errors) throws Exception {
+    return Nats.connect(new Options.Builder().server(url).userInfo(user, password).inboxPrefix(inboxPrefix)
         .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
         .errorListener(new ErrorListener() {
           @Override

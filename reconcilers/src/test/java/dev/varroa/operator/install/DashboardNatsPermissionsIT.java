@@ -178,15 +178,16 @@ class DashboardNatsPermissionsIT {
       // The recorder's durable consumer survived the attempt.
       assertThat(recorder.jetStreamManagement().getConsumerNames(BusNames.ACTIVITY_STREAM))
           .contains(BusNames.ACTIVITY_CONSUMER);
-      dashboard.subscribe(BusNames.gatewayCommands("gw-1"));
+      dashboard.subscribe(BusNames.gatewayCommands("core", "gw-1"));
       await().atMost(DEADLINE).until(() -> dashboardErrors.stream().anyMatch(e ->
-          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("gw-1") + "\"")));
+          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("core", "gw-1") + "\"")));
       assertThat(errors).as("permission errors of the operator and recorder users").isEmpty();
     }
   }
 
   private Connection connect(String user, String password, Queue<String> sink) throws Exception {
     return Nats.connect(new Options.Builder().server(nats.value().url()).userInfo(user, password)
+        .inboxPrefix(ChartNatsConfig.inboxPrefix(user))
         .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
         .errorListener(new ErrorListener() {
           @Override

@@ -136,9 +136,9 @@ class RecorderNatsPermissionsIT {
     assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
 
     try (Connection recorderUser = connect("recorder", RECORDER_PASSWORD)) {
-      recorderUser.subscribe(BusNames.gatewayCommands("gw-1"));
+      recorderUser.subscribe(BusNames.gatewayCommands("core", "gw-1"));
       await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e ->
-          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("gw-1") + "\"")));
+          e.contains("Permissions Violation for Subscription to \"" + BusNames.gatewayCommands("core", "gw-1") + "\"")));
       recorderUser.publish(BusNames.builds(controller), "forged".getBytes(StandardCharsets.UTF_8));
       await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e ->
           e.contains("Permissions Violation for Publish to \"" + BusNames.builds(controller) + "\"")));
@@ -246,6 +246,7 @@ class RecorderNatsPermissionsIT {
 
   private Connection connect(String user, String password) throws Exception {
     return Nats.connect(new Options.Builder().server(nats.value().url()).userInfo(user, password)
+        .inboxPrefix(ChartNatsConfig.inboxPrefix(user))
         .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
         .errorListener(new ErrorListener() {
           @Override
