@@ -20,7 +20,6 @@ class ControllerObjectsTest {
 
     assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()).containsExactly(
         "Namespace/ci-jobs",
-        "Role/team-a-1b4e28ba-agents",
         "RoleBinding/team-a-1b4e28ba-agents",
         "ServiceAccount/default",
         "ConfigMap/known-hosts",
