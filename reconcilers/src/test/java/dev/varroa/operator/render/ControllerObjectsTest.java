@@ -41,7 +41,7 @@ class ControllerObjectsTest {
       assertThat(o.getMetadata().getOwnerReferences()).isNullOrEmpty();
     });
     assertThat(objects).filteredOn(o -> o.getMetadata().getName().startsWith("team-a-"))
-        .hasSize(9)
+        .hasSize(8)
         .allSatisfy(o -> assertThat(o.getMetadata().getLabels())
             .containsEntry("app.kubernetes.io/name", "jenkins")
             .containsEntry("app.kubernetes.io/instance", "team-a")
