@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
+import java.util.List;
 
 /** Installation-wide defaults: the lowest precedence for every Controller setting. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -15,4 +17,9 @@ public class ProvisioningDefaultsSpec extends ControllerSettings {
   @Default("1200")
   @JsonPropertyDescription("Deadline of each desired-state command sent to a mite, in seconds.")
   public Integer commandDeadlineSec;
+
+  @Size(max = 256)
+  @JsonPropertyDescription("Agents namespaces other than <namespace>-jobs that the Controllers of a namespace may name in "
+      + "spec.agents.namespace; any other is refused, since Jenkins gets pod rights there.")
+  public List<AgentsNamespaceAllowance> allowedAgentsNamespaces;
 }

@@ -50,7 +50,6 @@ class RenderControllerCommandTest {
     assertThat(run.out()).startsWith("---\n");
     assertThat(run.kindsAndNames()).containsExactly(
         "Namespace/ci-jobs",
-        "Role/sandbox-00000000-agents",
         "RoleBinding/sandbox-00000000-agents",
         "ServiceAccount/sandbox-00000000",
         "ConfigMap/sandbox-00000000-casc",

@@ -54,7 +54,11 @@ final class ChannelDeliverer {
     Optional<Duration> recheck = Optional.empty();
     // a connected mite holds its certificate and needs no token
     if (!inputs.resolved().stopped() && route.isEmpty()) {
-      recheck = ensureBootstrapToken(client, caches, controller, id, input, pod);
+      TokenStep token = ensureBootstrapToken(client, caches, controller, id, input, pod);
+      if (token.refused().isPresent()) {
+        return new Delivered(null, Optional.empty(), token.refused());
+      }
+      recheck = token.recheck();
     }
     if (route.isPresent()) {
       SecretValues values = caches.secretValues();
@@ -83,11 +87,18 @@ final class ChannelDeliverer {
         controller.getMetadata().getUid());
   }
 
+  /** When to look again for the token, or why its Secret could not be written (it exists and is not Varroa's). */
+  private record TokenStep(Optional<Duration> recheck, Optional<String> refused) {
+    static TokenStep recheck(Optional<Duration> at) {
+      return new TokenStep(at, Optional.empty());
+    }
+  }
+
   /**
    * Mints a bootstrap token when the mite needs one and returns when to look again: at the expiry of
    * an unused token, so an unregistered mite is never left with a dead one.
    */
-  private Optional<Duration> ensureBootstrapToken(KubernetesClient client, ControllerCaches caches,
+  private TokenStep ensureBootstrapToken(KubernetesClient client, ControllerCaches caches,
       Controller controller, ControllerIdentity id, RenderInput input, Pod pod) {
     // the informer holds the token Secret's annotations, which is all the decision reads
     Secret existing = caches.owned(Secret.class, input.names().miteTokenSecret(), id.namespace()).orElse(null);
@@ -96,17 +107,20 @@ final class ChannelDeliverer {
           MiteTokenSecret.record(channel.bootstrapTokens(), existing), false, pod, clock.instant());
       if (reason.isPresent()) {
         BootstrapTokenIssuer.Minted minted = channel.bootstrapTokens().mint(id, clock.instant());
-        new OwnedObjectApplier(client, caches).apply(MiteTokenSecret.render(id, input.names().miteTokenSecret(), minted,
-            controller.getMetadata().getName()), controller);
+        Optional<String> refused = new OwnedObjectApplier(client, caches).apply(MiteTokenSecret.render(id,
+            input.names().miteTokenSecret(), minted, controller.getMetadata().getName()), controller);
+        if (refused.isPresent()) {
+          return new TokenStep(Optional.empty(), refused);
+        }
         LOG.info("event=bootstrap_token_minted controller={} reason={} expires_at={}", id.routeKey(), reason.get(),
             minted.expiresAt());
-        return Optional.of(Duration.between(clock.instant(), minted.expiresAt()).plusSeconds(1));
+        return TokenStep.recheck(Optional.of(Duration.between(clock.instant(), minted.expiresAt()).plusSeconds(1)));
       }
     } catch (IOException | JetStreamApiException e) {
       LOG.warn("event=bootstrap_token_unavailable controller={} error={}", id.routeKey(), e.getMessage());
-      return Optional.of(RETRY_AFTER_BUS_ERROR);
+      return TokenStep.recheck(Optional.of(RETRY_AFTER_BUS_ERROR));
     }
-    return MiteTokenSecret.expiresAt(existing).filter(at -> at.isAfter(clock.instant()))
-        .map(at -> Duration.between(clock.instant(), at).plusSeconds(1));
+    return TokenStep.recheck(MiteTokenSecret.expiresAt(existing).filter(at -> at.isAfter(clock.instant()))
+        .map(at -> Duration.between(clock.instant(), at).plusSeconds(1)));
   }
 }

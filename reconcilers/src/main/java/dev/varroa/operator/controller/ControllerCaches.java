@@ -25,7 +25,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -114,7 +113,6 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplie
     owned(context, ServiceAccount.class, this::byOwnerOrControllerLabel);
     owned(context, Ingress.class, Mappers.fromOwnerReferences(Controller.class));
     owned(context, Namespace.class, this::byControllerLabel);
-    owned(context, Role.class, this::byControllerLabel);
     owned(context, RoleBinding.class, this::byControllerLabel);
   }
 

@@ -236,9 +236,9 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   }
 
   /**
-   * Objects in the Controller's namespace go with it through owner references; its Role and
-   * RoleBinding in the agents namespace cannot be owned across namespaces, so they are deleted here.
-   * The agents namespace itself may be shared by other Controllers and stays.
+   * Objects in the Controller's namespace go with it through owner references; its RoleBinding in the
+   * agents namespace cannot be owned across namespaces, so it is deleted here. The agents namespace
+   * itself may be shared by other Controllers and stays.
    */
   @Override
   public DeleteControl cleanup(Controller controller, Context<Controller> context) {
@@ -248,9 +248,6 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     }
     String stsName = StatefulSetName.of(controller.getMetadata().getName(), controller.getMetadata().getUid());
     String label = ControllerLabels.CONTROLLER + "=" + ControllerLabels.value(controller.getMetadata().getName());
-    client.rbac().roles().inAnyNamespace().withLabelSelector(label).list().getItems().stream()
-        .filter(role -> role.getMetadata().getName().equals(stsName + ControllerNames.AGENTS_SUFFIX))
-        .forEach(role -> client.resource(role).delete());
     client.rbac().roleBindings().inAnyNamespace().withLabelSelector(label).list().getItems().stream()
         .filter(binding -> binding.getMetadata().getName().equals(stsName + ControllerNames.AGENTS_SUFFIX))
         .forEach(binding -> client.resource(binding).delete());

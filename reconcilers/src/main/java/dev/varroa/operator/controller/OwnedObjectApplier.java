@@ -4,6 +4,7 @@ import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.render.AppliedHash;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
@@ -13,15 +14,19 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies rendered objects with server-side apply, and only when they changed: each object carries
- * the hash of what was last applied, so a reconcile that finds nothing changed writes nothing.
+ * the hash of what was last applied, so a reconcile that finds nothing changed writes nothing. It
+ * force-applies, so an object that exists and is not Varroa's ({@link ObjectOwnership}) is refused first.
  */
 final class OwnedObjectApplier {
   /** The hash of the desired object as last applied. */
   static final String APPLIED_HASH = AppliedHash.ANNOTATION;
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final Logger LOG = LoggerFactory.getLogger(OwnedObjectApplier.class);
 
   /** Where the applier reads what exists and tells what it wrote: the operator's informers. */
   interface OwnedObjects {
@@ -38,8 +43,8 @@ final class OwnedObjectApplier {
     this.owned = owned;
   }
 
-  /** @return true when the object was written */
-  boolean apply(HasMetadata desired, HasMetadata owner) {
+  /** @return why the object was not written, with the fix: it exists and is not Varroa's; empty when applied */
+  Optional<String> apply(HasMetadata desired, HasMetadata owner) {
     if (Objects.equals(desired.getMetadata().getNamespace(), owner.getMetadata().getNamespace())) {
       // Objects in other namespaces or cluster-scoped (the agents namespace, its RBAC) cannot be owned; labels find them.
       desired.getMetadata().setOwnerReferences(java.util.List.of(new OwnerReferenceBuilder()
@@ -47,10 +52,27 @@ final class OwnedObjectApplier {
           .withUid(owner.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build()));
     }
     String hash = AppliedHash.of(desired);
-    Optional<HasMetadata> existing = owned.existing(desired);
+    Optional<HasMetadata> cached = owned.existing(desired);
+    // the informers hold Varroa's objects only (label selection): one absent there may still exist, unlabelled
+    Optional<HasMetadata> existing = cached.isPresent() ? cached : Optional.ofNullable(client.resource(desired).get());
+    if (existing.isPresent()) {
+      Optional<String> refusal = ObjectOwnership.refusal(existing.get(), owner);
+      if (refusal.isPresent()) {
+        LOG.warn("event=apply_refused_not_owned kind={} namespace={} name={} owner={}/{}", desired.getKind(),
+            desired.getMetadata().getNamespace(), desired.getMetadata().getName(), owner.getMetadata().getNamespace(),
+            owner.getMetadata().getName());
+        return refusal;
+      }
+    }
     if (existing.isPresent() && existing.get().getMetadata().getAnnotations() != null
         && hash.equals(existing.get().getMetadata().getAnnotations().get(APPLIED_HASH))) {
-      return false;
+      return Optional.empty();
+    }
+    if (existing.isPresent() && existing.get() instanceof RoleBinding was && desired instanceof RoleBinding wanted
+        && !was.getRoleRef().equals(wanted.getRoleRef())) {
+      // roleRef is immutable: a binding from before the chart's agents ClusterRole (a Role of its own) is replaced
+      client.resource(was).delete();
+      cached = Optional.empty();
     }
     // Renderers may hand out immutable maps: annotate a copy.
     java.util.Map<String, String> annotations = desired.getMetadata().getAnnotations() == null
@@ -58,7 +80,7 @@ final class OwnedObjectApplier {
     annotations.put(APPLIED_HASH, hash);
     desired.getMetadata().setAnnotations(annotations);
     owned.remember(client.resource(desired).fieldManager(ComposedBundleReconciler.FIELD_MANAGER).forceConflicts()
-        .serverSideApply(), existing);
-    return true;
+        .serverSideApply(), cached);
+    return Optional.empty();
   }
 }

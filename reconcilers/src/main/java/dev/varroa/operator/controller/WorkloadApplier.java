@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 final class WorkloadApplier {
   /** How soon a claim resize the storage class refused is tried again: StorageClasses are not watched. */
   static final Duration RETRY_REFUSED_RESIZE = Duration.ofMinutes(1);
+  /** How soon an object that is not Varroa's is looked at again: an administrator's label on a Namespace sends no event. */
+  static final Duration RETRY_NOT_OWNED = Duration.ofMinutes(1);
   private static final Logger LOG = LoggerFactory.getLogger(WorkloadApplier.class);
 
   /** Why the apply step stopped, with the fix; {@code retry} when only time can tell it changed. */
@@ -64,7 +66,11 @@ final class WorkloadApplier {
     for (HasMetadata object : objects) {
       // withheld: not created before its restored claim is Bound, nor re-created during a swap
       if (object != desired || home.mode() != HomeWorkload.Mode.WITHHELD) {
-        applier.apply(object, controller);
+        Optional<String> notOurs = applier.apply(object, controller);
+        if (notOurs.isPresent()) {
+          // nothing after it either: the agents Namespace comes first, and what follows it lives there
+          return Optional.of(new Refusal(notOurs.get(), Optional.of(RETRY_NOT_OWNED)));
+        }
       }
     }
     if (resize instanceof PersistenceResize.Grow grow && claim.isPresent() && home.mode() != HomeWorkload.Mode.STOPPED

@@ -12,15 +12,16 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The agents namespace (seed 004): the namespace itself, a Role and RoleBinding there for the
- * Jenkins ServiceAccount (its only rights anywhere), the pull secrets on that namespace's default
- * ServiceAccount, and a known_hosts ConfigMap pipelines can mount for git over ssh.
+ * The agents namespace (seed 004): the namespace itself, a RoleBinding there that gives the Jenkins
+ * ServiceAccount the chart's ClusterRole {@value #AGENTS_CLUSTER_ROLE} (its only rights anywhere), the pull
+ * secrets on that namespace's default ServiceAccount, and a known_hosts ConfigMap pipelines can mount for
+ * git over ssh. The binding references the chart's ClusterRole rather than a Role of the operator's own, so
+ * the operator needs only {@code bind} on it, not the pod rights it grants (Kubernetes' escalation check).
  *
  * <p>The namespace, its default ServiceAccount and known-hosts may be shared by every Controller
  * of a namespace (the default is {@code <controller-namespace>-jobs}), so they carry only
@@ -31,8 +32,14 @@ public final class AgentsNamespaceRenderer {
   public static final String KNOWN_HOSTS_KEY = "known_hosts";
   static final String CORE = "";
 
-  /** What the Kubernetes plugin needs: run agent pods, exec into them, read their logs and events, claim workspaces. */
-  static final List<PolicyRule> RULES = List.of(
+  /** The chart's ClusterRole with the agent-pod rights (chart/templates/rbac.yaml), bound in each agents namespace. */
+  public static final String AGENTS_CLUSTER_ROLE = "varroa-jenkins-agents";
+
+  /**
+   * What the Kubernetes plugin needs: run agent pods, exec into them, read their logs and events, claim workspaces.
+   * The chart's {@value #AGENTS_CLUSTER_ROLE} holds exactly these rules ({@code ChartIT} compares them).
+   */
+  public static final List<PolicyRule> RULES = List.of(
       rule("pods", "create", "delete", "get", "list", "patch", "update", "watch"),
       rule("pods/exec", "create", "get"),
       rule("pods/log", "get", "list", "watch"),
@@ -41,17 +48,13 @@ public final class AgentsNamespaceRenderer {
 
   private AgentsNamespaceRenderer() {}
 
-  /** In apply order: Namespace, Role, RoleBinding, then the default ServiceAccount and known-hosts when set. */
+  /** In apply order: Namespace, RoleBinding, then the default ServiceAccount and known-hosts when set. */
   public static List<HasMetadata> render(RenderInput input) {
     ResolvedController controller = input.controller();
     ControllerNames names = input.names();
     String namespace = controller.agents().namespace();
     List<HasMetadata> objects = new ArrayList<>();
     objects.add(namespace(namespace));
-    objects.add(new RoleBuilder()
-        .withMetadata(OwnedMetadata.of(names.agentsRole(), namespace, controller))
-        .withRules(RULES)
-        .build());
     objects.add(roleBinding(input));
     if (!controller.agents().imagePullSecrets().isEmpty()) {
       objects.add(new ServiceAccountBuilder()
@@ -71,7 +74,7 @@ public final class AgentsNamespaceRenderer {
     ControllerNames names = input.names();
     return new RoleBindingBuilder()
         .withMetadata(OwnedMetadata.of(names.agentsRoleBinding(), controller.agents().namespace(), controller))
-        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName(names.agentsRole())
+        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(AGENTS_CLUSTER_ROLE)
         .endRoleRef()
         .addNewSubject().withKind("ServiceAccount").withName(names.serviceAccount())
         .withNamespace(controller.namespace()).endSubject()

@@ -2,7 +2,7 @@ package dev.varroa.operator.render;
 
 /**
  * Names of the objects the operator owns for one Controller. Everything in the controller's own
- * namespace is named after the StatefulSet; the Role and RoleBinding live in the agents namespace,
+ * namespace is named after the StatefulSet; the RoleBinding lives in the agents namespace,
  * which several Controllers may share, so they carry the StatefulSet name too.
  *
  * @param statefulSet {@code <name>-<uid8>}, see {@link StatefulSetName}
@@ -11,7 +11,8 @@ package dev.varroa.operator.render;
  * @param ingress the optional Ingress
  * @param cascConfigMap the rendered JCasC; deliberately without the JCasC digest so a JCasC change leaves the pod alone
  * @param pluginsConfigMap plugins.txt for the plugins init container
- * @param agentsRole the Role in the agents namespace
+ * @param agentsRole the Role in the agents namespace before issue 24 (no longer rendered: the RoleBinding
+ *     references the chart's ClusterRole); kept so the names stay one record
  * @param agentsRoleBinding the RoleBinding in the agents namespace
  * @param channelConfigMap the CA and the token verification key (public material only)
  * @param miteTokenSecret the mite's single-use bootstrap token, minted by the operator, never rendered

@@ -1,6 +1,7 @@
 package dev.varroa.operator.render;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.varroa.api.v1alpha1.AgentsNamespaceAllowance;
 import dev.varroa.api.v1alpha1.AgentsSpec;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
@@ -106,7 +107,7 @@ public final class ControllerSettingsResolver {
         Optional.ofNullable(pick(s -> s.composedBundleRef, (ObjectRef r) -> r.name)),
         Optional.ofNullable(spec.versionProfileRef).map(r -> r.name),
         Optional.ofNullable(inherited(s -> s.versionProfileRef)).map(r -> r.name),
-        jenkins(), persistence(), ingress(), agents(namespace), mite(),
+        jenkins(), persistence(), ingress(), agents(namespace, defaults), mite(),
         orDefault(pick(s -> s.reconciliation, (ReconciliationSpec r) -> r.drainTimeoutSeconds),
             DEFAULT_DRAIN_TIMEOUT_SECONDS),
         defaults.map(d -> d.getSpec()).map(s -> s.commandDeadlineSec).orElse(DEFAULT_COMMAND_DEADLINE_SEC),
@@ -165,22 +166,41 @@ public final class ControllerSettingsResolver {
         Optional.ofNullable(pick(ingress, i -> i.tls == null ? null : i.tls.secretName)));
   }
 
-  private ResolvedController.Agents agents(String controllerNamespace) {
+  private ResolvedController.Agents agents(String controllerNamespace, Optional<ProvisioningDefaults> defaults) {
     Function<ControllerSettings, AgentsSpec> agents = s -> s.agents;
-    String namespace = orDefault(pick(agents, a -> a.namespace), controllerNamespace + AGENTS_NAMESPACE_SUFFIX);
+    String fallback = controllerNamespace + AGENTS_NAMESPACE_SUFFIX;
+    String namespace = orDefault(pick(agents, a -> a.namespace), fallback);
+    // a namespace named by ProvisioningDefaults or a ControllerClass is an administrator's choice already
+    boolean ownChoice = chain.get(0).settings().agents != null && chain.get(0).settings().agents.namespace != null;
     if (namespace.equals(controllerNamespace)) {
       problems.add(new SettingsProblem("spec.agents.namespace",
           "the agents namespace is the controller's own namespace, where Jenkins must get no rights",
-          "set spec.agents.namespace to another namespace, e.g. " + controllerNamespace + AGENTS_NAMESPACE_SUFFIX));
+          "set spec.agents.namespace to another namespace, e.g. " + fallback));
     } else if (namespace.length() > MAX_NAMESPACE_LENGTH) {
       problems.add(new SettingsProblem("spec.agents.namespace",
           "the default agents namespace " + namespace + " is longer than 63 characters",
           "set spec.agents.namespace to a shorter name"));
+    } else if (ownChoice && !namespace.equals(fallback) && !allowed(defaults, controllerNamespace, namespace)
+        && !namespace.equals(inherited(s -> s.agents == null ? null : s.agents.namespace))) {
+      problems.add(new SettingsProblem("spec.agents.namespace",
+          "agents namespace " + namespace + " is neither " + fallback + " nor allowed for namespace "
+              + controllerNamespace,
+          "remove spec.agents.namespace to use " + fallback + ", or ask an administrator to add " + namespace
+              + " to ProvisioningDefaults " + ProvisioningDefaults.DEFAULT_NAME
+              + " spec.allowedAgentsNamespaces for controllerNamespace " + controllerNamespace));
     }
     List<String> pullSecrets = orDefault(pick(agents, (AgentsSpec a) -> a.imagePullSecrets), List.<ObjectRef>of())
         .stream().map(r -> r.name).toList();
     return new ResolvedController.Agents(namespace, orDefault(pick(agents, a -> a.tunnel), DEFAULT_TUNNEL),
         pullSecrets, Optional.ofNullable(pick(agents, a -> a.knownHosts)));
+  }
+
+  /** The allowances in ProvisioningDefaults (cluster-scoped, written by administrators only). */
+  static boolean allowed(Optional<ProvisioningDefaults> defaults, String controllerNamespace, String agentsNamespace) {
+    List<AgentsNamespaceAllowance> allowances = defaults.map(ProvisioningDefaults::getSpec)
+        .map(s -> s.allowedAgentsNamespaces).orElse(List.of());
+    return allowances.stream().anyMatch(a -> controllerNamespace.equals(a.controllerNamespace)
+        && a.agentsNamespaces != null && a.agentsNamespaces.contains(agentsNamespace));
   }
 
   private ResolvedController.Mite mite() {

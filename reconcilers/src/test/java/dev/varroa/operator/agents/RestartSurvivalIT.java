@@ -12,6 +12,7 @@ import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
+import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.KubernetesCloudFragment;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
@@ -35,7 +36,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,10 +74,10 @@ class RestartSurvivalIT {
   @BeforeAll
   void start(KubeApiServer kube, @TempDir Path dir) throws Exception {
     client = kube.client();
-    for (String namespace : List.of(NS, AGENTS)) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-          .create();
-    }
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
+    // made before the operator runs, so it carries the label Varroa's own agents namespaces have: else it is refused
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(AGENTS)
+        .addToLabels(ControllerLabels.MANAGED_BY, ControllerLabels.MANAGED_BY_VALUE).endMetadata().build()).create();
     StarterProfile.install(client, null);
     csi = CsiStandIn.builder(client, dir.resolve("volumes")).storageClass("standard", "disk.csi.example.com")
         .storageClass("fast", "flash.csi.example.com").namespace(NS).start();

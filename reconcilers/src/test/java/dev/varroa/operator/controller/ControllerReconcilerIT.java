@@ -198,12 +198,11 @@ class ControllerReconcilerIT {
     KubernetesClient client = kube.client();
     Controller created = create(client, "leaving");
     String sts = statefulSet(client, created).getMetadata().getName();
-    await().atMost(DEADLINE).until(() -> client.rbac().roles().inNamespace("ci-jobs").withName(sts + "-agents").get() != null);
+    await().atMost(DEADLINE).until(() -> client.rbac().roleBindings().inNamespace("ci-jobs").withName(sts + "-agents").get() != null);
 
     client.resources(Controller.class).inNamespace("ci").withName("leaving").delete();
 
-    await().atMost(DEADLINE).until(() -> client.rbac().roles().inNamespace("ci-jobs").withName(sts + "-agents").get() == null
-        && client.rbac().roleBindings().inNamespace("ci-jobs").withName(sts + "-agents").get() == null
+    await().atMost(DEADLINE).until(() -> client.rbac().roleBindings().inNamespace("ci-jobs").withName(sts + "-agents").get() == null
         && client.resources(Controller.class).inNamespace("ci").withName("leaving").get() == null);
   }
 

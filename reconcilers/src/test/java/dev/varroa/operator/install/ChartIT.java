@@ -3,6 +3,7 @@ package dev.varroa.operator.install;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.varroa.operator.render.AgentsNamespaceRenderer;
 import dev.varroa.testfixtures.helm.HelmChart;
 import dev.varroa.testfixtures.helm.HelmChart.Render;
 import dev.varroa.testfixtures.helm.RenderedManifests;
@@ -18,6 +19,8 @@ import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -144,11 +147,20 @@ class ChartIT {
         .doesNotContain("FAIL");
   }
 
+  /** The operator binds this ClusterRole in each agents namespace; Jenkins must get exactly what the renderer promises. */
+  @Test
+  void shipsTheAgentsClusterRoleWithTheRulesJenkinsIsGranted() {
+    ClusterRole agents = chart.template(core()).get(ClusterRole.class, AgentsNamespaceRenderer.AGENTS_CLUSTER_ROLE);
+    assertThat(agents.getRules()).extracting(ChartIT::described)
+        .containsExactlyInAnyOrderElementsOf(AgentsNamespaceRenderer.RULES.stream().map(ChartIT::described).toList());
+  }
+
   @Test
   void rendersExactlyTheObjectsOfEachMode() {
     List<String> operatorAndGateway = List.of(
         "ServiceAccount/varroa-operator", "ServiceAccount/varroa-gateway",
-        "ClusterRole/varroa-operator", "ClusterRoleBinding/varroa-operator", "Role/varroa-operator",
+        "ClusterRole/varroa-operator", "ClusterRole/varroa-jenkins-agents", "ClusterRoleBinding/varroa-operator",
+        "Role/varroa-operator",
         "RoleBinding/varroa-operator", "Service/varroa-operator", "Service/varroa-operator-webhooks", "Service/varroa-waker",
         "Service/varroa-gateway", "Deployment/varroa-operator", "Deployment/varroa-gateway",
         "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway",
@@ -238,6 +250,11 @@ class ChartIT {
     Path workload = Files.writeString(dir.resolve("deployment.yaml"), YAML.asYaml(deployment));
     assertThat(kube.kubectl("apply", "--server-side", "--dry-run=server", "-f", workload.toString()))
         .contains("would violate PodSecurity \"restricted:latest\"");
+  }
+
+  private static String described(PolicyRule rule) {
+    return rule.getApiGroups() + " " + rule.getResources() + " " + rule.getVerbs().stream().sorted().toList()
+        + " " + rule.getResourceNames();
   }
 
   private static Pod pod(HasMetadata workload, PodTemplateSpec template) {

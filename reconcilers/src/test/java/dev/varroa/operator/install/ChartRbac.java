@@ -27,6 +27,7 @@ import java.util.function.Predicate;
 public final class ChartRbac {
   public static final String NAMESPACE = "varroa-system";
   public static final String OPERATOR_ACCOUNT = "varroa-operator";
+  public static final String AGENTS_CLUSTER_ROLE = "varroa-jenkins-agents";
   private static RenderedManifests rendered;
 
   private ChartRbac() {
@@ -85,6 +86,8 @@ public final class ChartRbac {
     admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(account)
         .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", account).withSubjects(subject)
         .build()).serverSideApply();
+    // the agents ClusterRole the operator binds in agents namespaces (it holds bind on it, not its rights)
+    admin.rbac().clusterRoles().resource(render().get(ClusterRole.class, AGENTS_CLUSTER_ROLE)).serverSideApply();
     admin.rbac().roles().inNamespace(NAMESPACE).resource(new RoleBuilder().withNewMetadata().withName(account)
         .withNamespace(NAMESPACE).endMetadata().withRules(rules.namespaced()).build()).serverSideApply();
     admin.rbac().roleBindings().inNamespace(NAMESPACE).resource(new RoleBindingBuilder().withNewMetadata()

@@ -49,7 +49,7 @@ class ChartRbacRuleRemovalIT {
       "controllers/status, /status",
       "secrets, /secrets",
       "persistentvolumeclaims, /persistentvolumeclaims",
-      "roles, /roles",
+      "rolebindings, /rolebindings",
       "endpointslices, /endpointslices",
       "leases, /leases"})
   void withoutOneRuleTheOperatorIsRefusedOnWhatItCovers(String resource, String refusedPath, KubeApiServer kube,

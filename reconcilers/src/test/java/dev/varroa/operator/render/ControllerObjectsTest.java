@@ -20,7 +20,6 @@ class ControllerObjectsTest {
 
     assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()).containsExactly(
         "Namespace/ci-jobs",
-        "Role/team-a-1b4e28ba-agents",
         "RoleBinding/team-a-1b4e28ba-agents",
         "ServiceAccount/default",
         "ConfigMap/known-hosts",
@@ -42,7 +41,7 @@ class ControllerObjectsTest {
       assertThat(o.getMetadata().getOwnerReferences()).isNullOrEmpty();
     });
     assertThat(objects).filteredOn(o -> o.getMetadata().getName().startsWith("team-a-"))
-        .hasSize(9)
+        .hasSize(8)
         .allSatisfy(o -> assertThat(o.getMetadata().getLabels())
             .containsEntry("app.kubernetes.io/name", "jenkins")
             .containsEntry("app.kubernetes.io/instance", "team-a")

@@ -113,6 +113,40 @@ class ControllerSettingsResolverTest {
   }
 
   @Test
+  void refusesAnAgentsNamespaceTheControllerNamesThatIsNeitherItsJobsNamespaceNorAllowed() {
+    for (String target : java.util.List.of("kube-system", "varroa-system", "team-b-jobs")) {
+      Resolution resolution = ControllerSettingsResolver.resolve(controller("agents: {namespace: " + target + "}\n"),
+          Optional.empty(), Optional.of(defaults(
+              "allowedAgentsNamespaces: [{controllerNamespace: other, agentsNamespaces: [" + target + "]}]\n")));
+
+      assertThat(resolution.problems()).singleElement().satisfies(problem -> {
+        assertThat(problem.field()).isEqualTo("spec.agents.namespace");
+        assertThat(problem.format()).contains(target).contains("ci-jobs")
+            .contains("ProvisioningDefaults default spec.allowedAgentsNamespaces for controllerNamespace ci");
+      });
+    }
+  }
+
+  @Test
+  void acceptsAnAgentsNamespaceAnAdministratorAllowedForTheControllersNamespace() {
+    Resolution resolution = ControllerSettingsResolver.resolve(controller("agents: {namespace: ci-gpu}\n"),
+        Optional.empty(), Optional.of(defaults(
+            "allowedAgentsNamespaces: [{controllerNamespace: ci, agentsNamespaces: [ci-builds, ci-gpu]}]\n")));
+
+    assertThat(resolution.problems()).isEmpty();
+    assertThat(resolution.controller().agents().namespace()).isEqualTo("ci-gpu");
+  }
+
+  @Test
+  void acceptsAnAgentsNamespaceAControllerClassChose() {
+    Resolution resolution = ControllerSettingsResolver.resolve(controller("classRef: {name: production}\n"),
+        Optional.of(controllerClass("agents: {namespace: shared-agents}\n")), Optional.empty());
+
+    assertThat(resolution.problems()).isEmpty();
+    assertThat(resolution.controller().agents().namespace()).isEqualTo("shared-agents");
+  }
+
+  @Test
   void reportsClassRefWithoutTheClass() {
     Resolution resolution = ControllerSettingsResolver.resolve(controller("classRef: {name: production}\n"),
         Optional.empty(), Optional.empty());

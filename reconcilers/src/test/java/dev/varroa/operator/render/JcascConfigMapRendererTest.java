@@ -49,8 +49,13 @@ class JcascConfigMapRendererTest {
 
   @Test
   void connectsAgentsOverWebSocketWhenAsked() {
+    // team-a-agents is not ci-jobs: an administrator allows it in ProvisioningDefaults
+    ResolvedController controller = ControllerSettingsResolver.resolve(
+        controller("agents: {tunnel: websocket, namespace: team-a-agents}\ningress: {enabled: true, host: j.example.com}\n"),
+        Optional.empty(), Optional.of(RenderFixtures.defaults(
+            "allowedAgentsNamespaces: [{controllerNamespace: ci, agentsNamespaces: [team-a-agents]}]\n"))).controller();
     Map<String, Object> cloud = cloud(JcascConfigMapRenderer.render(
-        input("agents: {tunnel: websocket, namespace: team-a-agents}\ningress: {enabled: true, host: j.example.com}\n")));
+        input(controller, RenderFixtures.JCASC, profile(), Optional.empty(), List.of())));
 
     assertThat(cloud).containsEntry("webSocket", true).containsEntry("namespace", "team-a-agents")
         .containsEntry("jenkinsUrl", "http://team-a-1b4e28ba.ci.svc:8080/")

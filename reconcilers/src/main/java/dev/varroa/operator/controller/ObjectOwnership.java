@@ -1,0 +1,62 @@
+package dev.varroa.operator.controller;
+
+import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.ControllerNames;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Whether an object that already exists is Varroa's to overwrite for one Controller (issue 24): the applier
+ * force-applies, so anything it does not own must be refused before, never taken over. Pure.
+ */
+final class ObjectOwnership {
+  private ObjectOwnership() {}
+
+  /** @return why {@code existing} is not the owner's to write, with the fix; empty when it is */
+  static Optional<String> refusal(HasMetadata existing, HasMetadata owner) {
+    Map<String, String> labels = existing.getMetadata().getLabels() == null ? Map.of()
+        : existing.getMetadata().getLabels();
+    String what = existing.getKind() + " " + where(existing);
+    if (existing instanceof ServiceAccount && ControllerNames.AGENTS_DEFAULT_SERVICE_ACCOUNT.equals(
+        existing.getMetadata().getName()) && !existing.getMetadata().getNamespace().equals(
+        owner.getMetadata().getNamespace())) {
+      // Kubernetes creates `default` in every namespace; it is written only once its agents namespace passed this check
+      return Optional.empty();
+    }
+    if (!ControllerLabels.MANAGED_BY_VALUE.equals(labels.get(ControllerLabels.MANAGED_BY))) {
+      return Optional.of(what + " exists and was not created by Varroa (no label " + ControllerLabels.MANAGED_BY
+          + "=" + ControllerLabels.MANAGED_BY_VALUE + "); Varroa does not overwrite it; fix: "
+          + (existing.getMetadata().getNamespace() == null || !existing.getMetadata().getNamespace().equals(
+              owner.getMetadata().getNamespace())
+              ? "set spec.agents.namespace to a namespace Varroa creates (e.g. " + owner.getMetadata().getNamespace()
+                  + "-jobs), or have an administrator label the namespace " + ControllerLabels.MANAGED_BY + "="
+                  + ControllerLabels.MANAGED_BY_VALUE + " if Varroa should manage it"
+              : "rename or delete that " + existing.getKind() + ", or rename the Controller"));
+    }
+    List<OwnerReference> owners = existing.getMetadata().getOwnerReferences() == null ? List.of()
+        : existing.getMetadata().getOwnerReferences();
+    Optional<OwnerReference> controllerRef = owners.stream().filter(r -> Boolean.TRUE.equals(r.getController()))
+        .findFirst();
+    if (controllerRef.isPresent()) {
+      return controllerRef.get().getUid().equals(owner.getMetadata().getUid()) ? Optional.empty()
+          : Optional.of(what + " belongs to " + controllerRef.get().getKind() + " " + controllerRef.get().getName()
+              + "; Varroa does not overwrite it for " + owner.getKind() + " " + where(owner)
+              + "; fix: rename or delete one of them");
+    }
+    String controllerLabel = labels.get(ControllerLabels.CONTROLLER);
+    if (controllerLabel != null && !controllerLabel.equals(ControllerLabels.value(owner.getMetadata().getName()))) {
+      return Optional.of(what + " belongs to Controller " + controllerLabel + "; Varroa does not overwrite it for "
+          + owner.getKind() + " " + where(owner) + "; fix: rename or delete one of them");
+    }
+    return Optional.empty();
+  }
+
+  private static String where(HasMetadata object) {
+    return object.getMetadata().getNamespace() == null ? object.getMetadata().getName()
+        : object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+  }
+}
