@@ -15,6 +15,8 @@ import dev.varroa.bundle.compose.ComposeRequest;
 import dev.varroa.bundle.compose.Composition;
 import dev.varroa.bundle.compose.InputRefs;
 import dev.varroa.bundle.compose.VersionProfileConversion;
+import dev.varroa.operator.controller.ForeignObjectException;
+import dev.varroa.operator.controller.ObjectOwnership;
 import dev.varroa.operator.status.Conditions;
 import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -207,6 +209,14 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
           .set(Condition.RECONCILING, Condition.Status.False, reason, message)
           .set(Condition.STALLED, Condition.Status.True, reason, message);
       events.warningOnce(bundle, reason, message, previous.condition(Condition.READY));
+    } catch (ForeignObjectException foreign) {
+      String reason = ForeignObjectException.REASON;
+      String message = foreign.getMessage() + (status.artifact != null
+          ? "; the last good render " + status.artifact.digest + " stays in force" : "");
+      conditions.set(Condition.READY, Condition.Status.False, reason, message)
+          .set(Condition.RECONCILING, Condition.Status.False, reason, message)
+          .set(Condition.STALLED, Condition.Status.True, reason, message);
+      events.warningOnce(bundle, reason, message, previous.condition(Condition.READY));
     }
     status.conditions = conditions.build();
     boolean waiting = status.condition(Condition.READY).map(c -> "SourceUnavailable".equals(c.reason)).orElse(false);
@@ -231,6 +241,12 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     ConfigMap existing = client.configMaps().inNamespace(bundle.getMetadata().getNamespace())
         .withName(BundleConfigMap.name(bundle.getMetadata().getName())).get();
     String digest = composition.rendered().digest();
+    if (existing != null) {
+      Optional<String> refusal = ObjectOwnership.controllerRefusal(existing, bundle);
+      if (refusal.isPresent()) {
+        throw new ForeignObjectException(refusal.get());
+      }
+    }
     if (existing != null && existing.getMetadata().getAnnotations() != null
         && digest.equals(existing.getMetadata().getAnnotations().get(BundleConfigMap.DIGEST_ANNOTATION))) {
       return;

@@ -21,6 +21,8 @@ import dev.varroa.bundle.compose.SourceInputResolver;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.bundle.Intervals;
+import dev.varroa.operator.controller.ForeignObjectException;
+import dev.varroa.operator.controller.ObjectOwnership;
 import dev.varroa.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,6 +40,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -131,6 +134,11 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
       conditions.set(Condition.READY, Condition.Status.False, "InvalidInput", message)
           .set(Condition.RECONCILING, Condition.Status.False, "InvalidInput", message)
           .set(Condition.STALLED, Condition.Status.True, "InvalidInput", message);
+    } catch (ForeignObjectException foreign) {
+      String message = foreign.getMessage() + "; the items indexed before stay";
+      conditions.set(Condition.READY, Condition.Status.False, ForeignObjectException.REASON, message)
+          .set(Condition.RECONCILING, Condition.Status.False, ForeignObjectException.REASON, message)
+          .set(Condition.STALLED, Condition.Status.True, ForeignObjectException.REASON, message);
     }
     status.conditions = conditions.build();
     return patchIfChanged(source, previous, status, interval);
@@ -151,6 +159,15 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
 
   private static void applyItems(KubernetesClient client, CatalogSource source, TreeSet<String> items, String revision) {
     String namespace = source.getMetadata().getNamespace();
+    // every item is checked before any is written: a refusal leaves the index as it was
+    for (String name : items) {
+      CatalogItem existing = client.resources(CatalogItem.class).inNamespace(namespace).withName(name).get();
+      Optional<String> refusal = existing == null ? Optional.empty()
+          : ObjectOwnership.controllerRefusal(existing, source);
+      if (refusal.isPresent()) {
+        throw new ForeignObjectException(refusal.get());
+      }
+    }
     for (String name : items) {
       CatalogItem item = new CatalogItem();
       item.getMetadata().setName(name);

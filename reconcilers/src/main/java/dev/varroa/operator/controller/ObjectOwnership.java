@@ -13,11 +13,11 @@ import java.util.Optional;
  * Whether an object that already exists is Varroa's to overwrite for one Controller (issue 24): the applier
  * force-applies, so anything it does not own must be refused before, never taken over. Pure.
  */
-final class ObjectOwnership {
+public final class ObjectOwnership {
   private ObjectOwnership() {}
 
   /** @return why {@code existing} is not the owner's to write, with the fix; empty when it is */
-  static Optional<String> refusal(HasMetadata existing, HasMetadata owner) {
+  public static Optional<String> refusal(HasMetadata existing, HasMetadata owner) {
     Map<String, String> labels = existing.getMetadata().getLabels() == null ? Map.of()
         : existing.getMetadata().getLabels();
     String what = existing.getKind() + " " + where(existing);
@@ -53,6 +53,24 @@ final class ObjectOwnership {
           + owner.getKind() + " " + where(owner) + "; fix: rename or delete one of them");
     }
     return Optional.empty();
+  }
+
+  /**
+   * For objects a Varroa resource other than a Controller writes in its own namespace (a bundle's ConfigMap, a
+   * source's CatalogItems, a waker route): Varroa's when a controller reference names the owner's kind and name.
+   * The UID may differ: a predecessor of the same name whose objects the garbage collector has not removed yet.
+   *
+   * @return why {@code existing} is not the owner's to overwrite, with the fix; empty when it is
+   */
+  public static Optional<String> controllerRefusal(HasMetadata existing, HasMetadata owner) {
+    List<OwnerReference> owners = existing.getMetadata().getOwnerReferences() == null ? List.of()
+        : existing.getMetadata().getOwnerReferences();
+    boolean owned = owners.stream().anyMatch(r -> Boolean.TRUE.equals(r.getController())
+        && owner.getKind().equals(r.getKind()) && owner.getMetadata().getName().equals(r.getName()));
+    return owned ? Optional.empty() : Optional.of(existing.getKind() + " " + where(existing)
+        + " exists and was not written for " + owner.getKind() + " " + where(owner)
+        + " (no controller reference to it); Varroa does not overwrite it; fix: rename or delete that "
+        + existing.getKind() + ", or rename the " + owner.getKind());
   }
 
   private static String where(HasMetadata object) {

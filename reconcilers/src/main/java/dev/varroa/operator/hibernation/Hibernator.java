@@ -6,6 +6,7 @@ import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.HibernationStatus;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.channel.ControlChannel;
+import dev.varroa.operator.controller.ObjectOwnership;
 import dev.varroa.operator.render.AppliedHash;
 import dev.varroa.operator.render.Parking;
 import dev.varroa.operator.render.ResolvedController;
@@ -275,6 +276,16 @@ public final class Hibernator {
       if (existing.map(e -> e.getMetadata().getAnnotations()).map(a -> hash.equals(a.get(AppliedHash.ANNOTATION)))
           .orElse(false)) {
         continue;
+      }
+      if (existing.isEmpty()) {
+        // the informer holds the waker's own slices: one of that name may still exist, written by someone else
+        Optional<String> refusal = Optional.ofNullable(client.resource(slice).get())
+            .flatMap(found -> ObjectOwnership.controllerRefusal(found, controller));
+        if (refusal.isPresent()) {
+          LOG.warn("event=waker_route_refused controller={} slice={} reason=\"{}\"", plan.id().routeKey(),
+              slice.getMetadata().getName(), refusal.get());
+          continue;
+        }
       }
       Map<String, String> annotations = new HashMap<>();
       annotations.put(AppliedHash.ANNOTATION, hash);

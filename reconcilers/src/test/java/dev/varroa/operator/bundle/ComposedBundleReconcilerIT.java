@@ -13,6 +13,7 @@ import dev.varroa.bundle.SourceUnavailableException;
 import dev.varroa.bundle.compose.ComposeRequest;
 import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.controller.ForeignObjectException;
 import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;
@@ -20,6 +21,7 @@ import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.StarterProfile;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -257,6 +259,27 @@ class ComposedBundleReconcilerIT {
       assertThat(problem.message()).contains("a file:// URL would read the operator's own disk");
       assertThat(problem.fix()).contains("serve the repository over https:// or ssh://");
     });
+  }
+
+  @Test
+  void aConfigMapOfTheBundlesNameThatVarroaDidNotWriteStallsTheBundleAndIsLeftAsItWas(KubeApiServer kube,
+      GitServer git) throws Exception {
+    KubernetesClient client = kube.client();
+    GitRepository repo = git.createRepository("team-taken");
+    repo.commit(Map.of("jcasc/00.yaml", "jenkins:\n  systemMessage: hello\n"), "one");
+    client.resource(new ConfigMapBuilder().withNewMetadata().withName(BundleConfigMap.name("team-taken"))
+        .withNamespace("ci").endMetadata().withData(Map.of("mine", "keep me")).build()).create();
+
+    createBundle(client, "team-taken", git.httpUrl("team-taken"));
+
+    await().atMost(DEADLINE).until(() -> condition(client, "team-taken", Condition.STALLED)
+        .filter(c -> c.status == Condition.Status.True && ForeignObjectException.REASON.equals(c.reason)).isPresent());
+    assertThat(condition(client, "team-taken", Condition.READY)).get().satisfies(ready -> assertThat(ready.message)
+        .contains("ConfigMap ci/" + BundleConfigMap.name("team-taken") + " exists and was not written for ComposedBundle")
+        .contains("fix: rename or delete that ConfigMap, or rename the ComposedBundle"));
+    ConfigMap untouched = client.configMaps().inNamespace("ci").withName(BundleConfigMap.name("team-taken")).get();
+    assertThat(untouched.getData()).containsExactly(Map.entry("mine", "keep me"));
+    assertThat(untouched.getMetadata().getOwnerReferences()).isNullOrEmpty();
   }
 
   private static Secret credentials(String namespace, String username, String password) {

@@ -8,6 +8,7 @@ import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.controller.ForeignObjectException;
 import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;
@@ -92,6 +93,48 @@ class CatalogSourceReconcilerIT {
       ComposedBundle bundle = client.resources(ComposedBundle.class).inNamespace("cat").withName("uses-catalog").get();
       assertThat(bundle.getStatus().inputs.get(0).kind).isEqualTo("catalogItem");
       assertThat(bundle.getStatus().inputs.get(0).revision).isEqualTo("main@sha1:" + revision);
+    }
+  }
+
+  @Test
+  void aCatalogItemOfTheSameNameThatNoSourceWroteStallsTheSourceAndIsLeftAsItWas(KubeApiServer kube, GitServer git,
+      @TempDir Path cache) throws Exception {
+    KubernetesClient client = kube.client();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("cat-taken").endMetadata().build())
+        .create();
+    GitRepository catalog = git.createRepository("catalog-taken");
+    catalog.commit(Map.of("items/base-security/jcasc/00.yaml", "jenkins:\n  numExecutors: 0\n"), "catalog");
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: CatalogItem
+        metadata: {name: base-security, namespace: cat-taken}
+        spec: {sourceRef: {name: hand-made}, path: items/mine}
+        """, GenericKubernetesResource.class)).create();
+    client.resource(YAML.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: CatalogSource
+        metadata: {name: platform, namespace: cat-taken}
+        spec:
+          git: {url: "%s", ref: {branch: main}}
+        """.formatted(git.httpUrl("catalog-taken")), GenericKubernetesResource.class)).create();
+
+    try (VarroaOperator operator = new VarroaOperator(client, cache, null)) {
+      operator.start();
+
+      await().atMost(DEADLINE).untilAsserted(() -> {
+        CatalogSource source = client.resources(CatalogSource.class).inNamespace("cat-taken").withName("platform").get();
+        assertThat(source.getStatus()).as("CatalogSource status").isNotNull();
+        assertThat(source.getStatus().condition(Condition.STALLED)).get().satisfies(stalled -> {
+          assertThat(stalled.reason).isEqualTo(ForeignObjectException.REASON);
+          assertThat(stalled.message).contains("CatalogItem cat-taken/base-security exists and was not written for"
+              + " CatalogSource cat-taken/platform").contains("fix: rename or delete that CatalogItem");
+        });
+      });
+      CatalogItem untouched = client.resources(CatalogItem.class).inNamespace("cat-taken").withName("base-security")
+          .get();
+      assertThat(untouched.getSpec().path).isEqualTo("items/mine");
+      assertThat(untouched.getSpec().sourceRef.name).isEqualTo("hand-made");
+      assertThat(untouched.getMetadata().getOwnerReferences()).isNullOrEmpty();
     }
   }
 }

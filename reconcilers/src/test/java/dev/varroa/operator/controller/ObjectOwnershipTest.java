@@ -2,6 +2,7 @@ package dev.varroa.operator.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.render.ControllerLabels;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -70,5 +71,23 @@ class ObjectOwnershipTest {
     controller.setMetadata(new ObjectMetaBuilder().withName("jenkins").withNamespace("team-a").withUid("uid-jenkins")
         .withLabels(Map.of()).build());
     return controller;
+  }
+
+  @Test
+  void refusesABundlesConfigMapNameTakenByAnObjectNotWrittenForTheBundle() {
+    ComposedBundle bundle = new ComposedBundle();
+    bundle.getMetadata().setName("team-a");
+    bundle.getMetadata().setNamespace("ci");
+    bundle.getMetadata().setUid("uid-bundle");
+    HasMetadata foreign = new ConfigMapBuilder().withNewMetadata().withName("team-a-bundle").withNamespace("ci")
+        .addToLabels(ControllerLabels.MANAGED_BY, ControllerLabels.MANAGED_BY_VALUE).endMetadata().build();
+    HasMetadata predecessors = new ConfigMapBuilder().withMetadata(new ObjectMetaBuilder().withName("team-a-bundle")
+        .withNamespace("ci").addNewOwnerReference().withKind("ComposedBundle").withName("team-a")
+        .withUid("uid-deleted-bundle").withController(true).endOwnerReference().build()).build();
+
+    assertThat(ObjectOwnership.controllerRefusal(foreign, bundle)).hasValueSatisfying(message -> assertThat(message)
+        .contains("ConfigMap ci/team-a-bundle exists and was not written for ComposedBundle ci/team-a")
+        .contains("fix: rename or delete that ConfigMap, or rename the ComposedBundle"));
+    assertThat(ObjectOwnership.controllerRefusal(predecessors, bundle)).isEmpty();
   }
 }
