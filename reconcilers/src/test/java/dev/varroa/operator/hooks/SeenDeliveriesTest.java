@@ -2,10 +2,10 @@ package dev.varroa.operator.hooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.operator.hibernation.MovableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,29 +25,13 @@ class SeenDeliveriesTest {
 
   @Test
   void forgetsADeliveryOnceTheWindowHasPassed() {
-    Instant[] now = {NOW};
-    Clock clock = new Clock() {
-      @Override
-      public Instant instant() {
-        return now[0];
-      }
-
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-    };
+    MovableClock clock = new MovableClock();
     SeenDeliveries seen = new SeenDeliveries(clock);
     seen.seenBefore(List.of("id-1"));
 
-    now[0] = NOW.plus(SeenDeliveries.WINDOW).minusSeconds(1);
+    clock.advance(SeenDeliveries.WINDOW.minusSeconds(1));
     assertThat(seen.seenBefore(List.of("id-1"))).hasValue("id-1");
-    now[0] = NOW.plus(SeenDeliveries.WINDOW).plusSeconds(1);
+    clock.advance(Duration.ofSeconds(2));
     assertThat(seen.seenBefore(List.of("id-1"))).isEmpty();
   }
 
