@@ -6,10 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.LocalDateTime;
 import java.util.Base64;
 import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
@@ -22,6 +24,9 @@ import java.util.jar.Manifest;
  */
 public record FixturePlugin(String id, String version, String title, String requiredCore, List<String> dependencies,
     byte[] bytes) {
+
+  /** Every entry's time (DOS times step by two seconds: a clock read would make two builds differ). */
+  public static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2026, 1, 1, 0, 0);
 
   public FixturePlugin {
     dependencies = List.copyOf(dependencies);
@@ -45,14 +50,24 @@ public record FixturePlugin(String id, String version, String title, String requ
       main.putValue("Plugin-Dependencies", String.join(",", dependencies));
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (JarOutputStream jar = new JarOutputStream(out, manifest)) {
-      jar.putNextEntry(new JarEntry("WEB-INF/lib/" + id + ".jar"));
+    try (JarOutputStream jar = new JarOutputStream(out)) {
+      jar.putNextEntry(entry(JarFile.MANIFEST_NAME));
+      manifest.write(jar);
+      jar.closeEntry();
+      jar.putNextEntry(entry("WEB-INF/lib/" + id + ".jar"));
       jar.write((id + " " + version + " payload").getBytes(StandardCharsets.UTF_8));
       jar.closeEntry();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return new FixturePlugin(id, version, title, requiredCore, dependencies, out.toByteArray());
+  }
+
+  /** A fixed time: the same plugin built twice has the same bytes, whichever second it was built in. */
+  private static JarEntry entry(String name) {
+    JarEntry entry = new JarEntry(name);
+    entry.setTimeLocal(ENTRY_TIME);
+    return entry;
   }
 
   @Override
