@@ -18,10 +18,14 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,8 +101,9 @@ class CatalogSourceReconcilerIT {
   }
 
   @Test
-  void aCatalogItemOfTheSameNameThatNoSourceWroteStallsTheSourceAndIsLeftAsItWas(KubeApiServer kube, GitServer git,
-      @TempDir Path cache) throws Exception {
+  void aCatalogItemOfTheSameNameThatNoSourceWroteStallsTheSourceAndIsLeftAsItWas(KubeApiServer kube, GitServer git)
+      throws Exception {
+    Path cache = Files.createTempDirectory("catalog-taken-cache");
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("cat-taken").endMetadata().build())
         .create();
@@ -135,6 +140,17 @@ class CatalogSourceReconcilerIT {
       assertThat(untouched.getSpec().path).isEqualTo("items/mine");
       assertThat(untouched.getSpec().sourceRef.name).isEqualTo("hand-made");
       assertThat(untouched.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    } finally {
+      // the stall comes back within a second: a fetch of a second pass may still be writing the cache as the operator closes
+      await().atMost(DEADLINE).ignoreExceptions().untilAsserted(() -> deleteTree(cache));
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
     }
   }
 }
