@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -137,18 +136,7 @@ class WakerIT {
         .withLabel(ControllerLabels.CONTROLLER, controller.getMetadata().getName()).list().getItems();
   }
 
-  /** What kube-proxy would deliver to the waker: a request whose Host names a Service. */
   private String http(String method, String host, String path, byte[] body, String... headers) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", waker.port())) {
-      StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
-      for (int i = 0; i < headers.length; i += 2) {
-        request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
-      }
-      request.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
-      socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-      socket.getOutputStream().write(body);
-      socket.getOutputStream().flush();
-      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    }
+    return WakerRequest.send(waker.port(), method, host, path, body, headers);
   }
 }
