@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page bench-hibernation clean
+.PHONY: node-up node-down node-check deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page bench-hibernation clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -51,6 +51,18 @@ install-dry-run: build images
 
 images-registry-stop:
 	bin/images/registry.sh stop
+
+# A real single-node Kubernetes on this machine (containerd, kubelet, kube-proxy, CoreDNS; docs/testing.md): node-up
+# installs what it needs and starts it (or reuses the running one) and prints its kubeconfig; node-down takes it all away.
+node-up:
+	bash test-fixtures/node/up.sh
+
+node-down:
+	bash test-fixtures/node/down.sh
+
+# The machine before node-up and after node-down must be the same: processes, mounts, links, iptables, cgroups, files.
+node-check:
+	bash test-fixtures/node/check.sh
 
 # Regenerates the CRDs from the api/ model and copies them into chart/crds/.
 crds:

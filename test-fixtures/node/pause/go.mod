@@ -1,0 +1,3 @@
+module varroa.dev/node/pause
+
+go 1.22
