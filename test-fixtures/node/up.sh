@@ -205,7 +205,7 @@ start kube-apiserver "$KUBE_BIN/kube-apiserver" --etcd-servers "http://127.0.0.1
   --service-account-issuer https://kubernetes.default.svc.cluster.local \
   --kubelet-client-certificate "$P/apiserver-kubelet-client.crt" --kubelet-client-key "$P/apiserver-kubelet-client.key" \
   --kubelet-certificate-authority "$P/ca.crt" --enable-admission-plugins NodeRestriction --allow-privileged=true \
-  --authorization-mode Node,RBAC
+  --authorization-mode Node,RBAC --kubelet-preferred-address-types InternalIP,Hostname
 wait_for "kube-apiserver ready on port $APISERVER_PORT" 90 node_api_ready
 say "API server ready ($(elapsed) s)"
 

@@ -1,7 +1,10 @@
 package dev.varroa.operator.install;
 
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -12,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -20,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates the installation's Secrets at the operator's start when they are missing, so an install needs
  * no manual step; an existing Secret is never overwritten (a user may bring their own CA). Several replicas
- * may start at once: a create that loses the race reads the winner's Secret.
+ * may start at once: a create that loses the race reads the winner's Secret. What the operator made is owned by the
+ * chart's operator ServiceAccount, so `helm uninstall` takes it away with the release (a user's own Secret stays).
  */
 public final class InstallationSecrets {
   public static final String CA_SECRET = "varroa-ca";
@@ -41,6 +46,8 @@ public final class InstallationSecrets {
   public static final String KEY_RECORDER_PASSWORD = "recorder-password";
   public static final String WEBHOOK_KEY = "token";
   static final String MANAGED_BY = "varroa-operator";
+  /** The chart's ServiceAccount of the operator: lives exactly as long as the release. */
+  public static final String OWNER_SERVICE_ACCOUNT = "varroa-operator";
 
   private static final Logger LOG = LoggerFactory.getLogger(InstallationSecrets.class);
 
@@ -131,12 +138,14 @@ public final class InstallationSecrets {
 
   private Secret ensure(String name, java.util.function.Supplier<Map<String, String>> contents) {
     var secrets = client.secrets().inNamespace(settings.namespace());
+    Optional<OwnerReference> owner = owner();
     Secret existing = secrets.withName(name).get();
     if (existing != null) {
-      return existing;
+      return adopt(existing, owner);
     }
     Secret created = new SecretBuilder().withNewMetadata().withName(name).withNamespace(settings.namespace())
         .addToLabels("app.kubernetes.io/managed-by", MANAGED_BY).addToLabels("app.kubernetes.io/part-of", "varroa")
+        .withOwnerReferences(owner.stream().toList())
         .endMetadata().withType("Opaque").withStringData(contents.get()).build();
     try {
       Secret result = secrets.resource(created).create();
@@ -148,6 +157,31 @@ public final class InstallationSecrets {
       }
       return secrets.withName(name).get();
     }
+  }
+
+  /** The operator ServiceAccount as owner; none where the operator runs without the chart (a local run). */
+  private Optional<OwnerReference> owner() {
+    ServiceAccount account = client.serviceAccounts().inNamespace(settings.namespace()).withName(OWNER_SERVICE_ACCOUNT)
+        .get();
+    return Optional.ofNullable(account).map(a -> new OwnerReferenceBuilder().withApiVersion("v1")
+        .withKind("ServiceAccount").withName(a.getMetadata().getName()).withUid(a.getMetadata().getUid()).build());
+  }
+
+  /** An installation Secret an older operator made without an owner gets one; anything else is left as it is. */
+  private Secret adopt(Secret existing, Optional<OwnerReference> owner) {
+    boolean ours = MANAGED_BY.equals(Optional.ofNullable(existing.getMetadata().getLabels())
+        .map(l -> l.get("app.kubernetes.io/managed-by")).orElse(null));
+    boolean owned = existing.getMetadata().getOwnerReferences() != null
+        && !existing.getMetadata().getOwnerReferences().isEmpty();
+    if (!ours || owned || owner.isEmpty()) {
+      return existing;
+    }
+    Secret patched = client.secrets().inNamespace(settings.namespace()).withName(existing.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(
+            Map.of("metadata", Map.of("ownerReferences", List.of(owner.get())))));
+    LOG.info("event=installation_secret_adopted secret={}/{} owner=ServiceAccount/{}", settings.namespace(),
+        existing.getMetadata().getName(), OWNER_SERVICE_ACCOUNT);
+    return patched;
   }
 
   static String value(Secret secret, String key) {

@@ -11,6 +11,9 @@ import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nats.client.Nats;
@@ -81,6 +84,32 @@ class InstallationSecretsIT {
         assertThat(secret(client, ns, name).getMetadata().getResourceVersion()).as(name).isEqualTo(version));
     assertThat(second.caCertificatePem()).isEqualTo(first.caCertificatePem());
     assertThat(second.jenkinsTokens().publicKeyPem()).isEqualTo(first.jenkinsTokens().publicKeyPem());
+  }
+
+  @Test
+  void theSecretsItMakesBelongToTheOperatorServiceAccountSoUninstallTakesThemAway(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+    // an older operator's Secret (no owner), and a user's own webhook Secret
+    client.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("varroa-ca")
+        .addToLabels("app.kubernetes.io/managed-by", "varroa-operator").endMetadata()
+        .withStringData(Map.of("ca.crt", InstallationKeys.newCa("old", Clock.systemUTC().instant()).certificatePem(),
+            "ca.key", "unused")).build()).create();
+    client.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("varroa-webhook-secret")
+        .endMetadata().withStringData(Map.of("token", "the user's")).build()).create();
+    ServiceAccount account = client.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName(InstallationSecrets.OWNER_SERVICE_ACCOUNT).endMetadata().build()).create();
+
+    ensure(client, settings(ns, InstallMode.FULL, List.of()));
+
+    for (String name : List.of("varroa-ca", "varroa-jwt-signing", "varroa-nats-creds", "varroa-nats-tls")) {
+      assertThat(secret(client, ns, name).getMetadata().getOwnerReferences()).as(name).singleElement()
+          .satisfies(o -> {
+            assertThat(o.getKind()).isEqualTo("ServiceAccount");
+            assertThat(o.getUid()).isEqualTo(account.getMetadata().getUid());
+          });
+    }
+    assertThat(secret(client, ns, "varroa-webhook-secret").getMetadata().getOwnerReferences()).isEmpty();
   }
 
   @Test

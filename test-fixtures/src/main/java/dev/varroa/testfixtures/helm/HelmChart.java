@@ -80,6 +80,11 @@ public final class HelmChart implements AutoCloseable {
   }
 
   public Result run(List<String> args) {
+    return run(HELM_TIMEOUT, args);
+  }
+
+  /** Like {@link #run(List)} with a deadline of its own: an install that waits for pods takes minutes. */
+  public Result run(Duration timeout, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(helm.toString());
     command.addAll(args);
@@ -95,9 +100,9 @@ public final class HelmChart implements AutoCloseable {
       process.getOutputStream().close();
       // Read while helm runs: a full pipe would block it.
       byte[] out = process.getInputStream().readAllBytes();
-      if (!process.waitFor(HELM_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        throw new IllegalStateException("helm did not finish in " + HELM_TIMEOUT.toSeconds() + " s: " + command);
+        throw new IllegalStateException("helm did not finish in " + timeout.toSeconds() + " s: " + command);
       }
       return new Result(args, process.exitValue(), new String(out, StandardCharsets.UTF_8));
     } catch (IOException e) {

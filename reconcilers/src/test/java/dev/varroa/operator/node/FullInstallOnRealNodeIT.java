@@ -1,0 +1,131 @@
+package dev.varroa.operator.node;
+
+import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
+import dev.varroa.operator.install.LeaderPodLabel;
+import dev.varroa.testfixtures.ProjectLayout;
+import dev.varroa.testfixtures.demo.ExampleCluster;
+import dev.varroa.testfixtures.node.RealNode;
+import dev.varroa.testfixtures.node.WithRealNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The chart installed for real, full mode, on the real node: every component's pod Ready from the images `make images`
+ * pushed, then the gitops-examples objects applied as Argo CD would, and a Controller's pod running the real mite
+ * beside the Jenkins stand-in (Jenkins cannot be fetched here) until the Controller is Connected through the gateway's
+ * Service. The figures go to standard output as `figure:` lines (docs/benchmarks.md).
+ */
+@WithRealNode
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FullInstallOnRealNodeIT {
+  static final String NAMESPACE = "varroa-system";
+  private static final Duration INSTALL_DEADLINE = Duration.ofMinutes(8);
+
+  private RealNode node;
+  private KubernetesClient client;
+  private NodeImages images;
+  private VarroaRelease release;
+
+  @BeforeAll
+  void install(RealNode node) {
+    this.node = node;
+    this.client = node.adminClient();
+    this.images = NodeImages.pushed();
+    this.release = new VarroaRelease(node, NAMESPACE);
+    long started = System.nanoTime();
+    release.install(values());
+    VarroaRelease.awaitPodsReady(client, NAMESPACE, 6, INSTALL_DEADLINE);
+    System.out.printf("figure: helm_install_to_all_ready_seconds %.1f s%n", (System.nanoTime() - started) / 1e9);
+  }
+
+  private List<String> values() {
+    List<String> values = new ArrayList<>(VarroaRelease.imageValues(images));
+    values.addAll(List.of(
+        // Dex cannot be built here: the dashboard logs in through the test OpenID provider instead
+        "dex.enabled=false",
+        "dashboard.oidc.issuer=http://oidc.example/",
+        "networkPolicy.oidcIssuerEgress.cidrs={10.244.0.0/16}"));
+    return values;
+  }
+
+  @AfterAll
+  void uninstall() {
+    if (release != null) {
+      release.close();
+    }
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void everyComponentRunsReadyWithOneLeader() {
+    Map<String, Long> readyByComponent = client.pods().inNamespace(NAMESPACE).list().getItems().stream()
+        .filter(VarroaRelease::ready)
+        .collect(Collectors.groupingBy(p -> p.getMetadata().getLabels().getOrDefault("app.kubernetes.io/component", "?"),
+            Collectors.counting()));
+    assertThat(readyByComponent).containsEntry("operator", 2L).containsEntry("gateway", 2L).containsEntry("nats", 1L);
+    await("one operator pod labelled leader").atMost(Duration.ofMinutes(2)).untilAsserted(() ->
+        assertThat(client.pods().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/component", "operator").list()
+            .getItems()).filteredOn(p -> "true".equals(p.getMetadata().getLabels().get(LeaderPodLabel.LABEL)))
+            .hasSize(1));
+  }
+
+  @Test
+  @Order(2)
+  void anExampleControllerConnectsThroughTheGatewayService() throws Exception {
+    long started = System.nanoTime();
+    for (HasMetadata object : exampleObjects()) {
+      client.resource(object).fieldManager("argocd-controller").forceConflicts().serverSideApply();
+    }
+    await("Controller ci/sandbox Connected").atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(() -> {
+          Controller sandbox = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get();
+          assertThat(sandbox.getStatus()).as("status of ci/sandbox: %s", sandbox.getStatus()).isNotNull();
+          assertThat(sandbox.getStatus().phase).isEqualTo(ControllerStatus.Phase.Connected);
+        });
+    System.out.printf("figure: controller_created_to_connected_seconds %.1f s%n", (System.nanoTime() - started) / 1e9);
+    Pod jenkins = client.pods().inNamespace("ci").list().getItems().stream()
+        .filter(p -> p.getMetadata().getName().startsWith("sandbox-")).findFirst().orElseThrow();
+    assertThat(jenkins.getSpec().getContainers()).extracting(c -> c.getImage())
+        .contains(images.product("mite"), images.test("jenkins"));
+  }
+
+  /** gitops-examples/varroa/, the minimal Controller only, its version profile's image the Jenkins stand-in. */
+  private List<HasMetadata> exampleObjects() throws Exception {
+    Set<String> kinds = Set.of("Namespace", "ProvisioningDefaults", "JenkinsVersionProfile");
+    List<HasMetadata> objects = new ArrayList<>();
+    for (HasMetadata object : ExampleCluster.exampleObjects(ProjectLayout.root())) {
+      if (object instanceof JenkinsVersionProfile profile) {
+        profile.getSpec().image = images.test("jenkins");
+      }
+      if (kinds.contains(object.getKind()) && !object.getKind().equals("Namespace")
+          || object.getKind().equals("Namespace") || object.getMetadata().getName().equals("sandbox")) {
+        objects.add(object);
+      }
+    }
+    return objects;
+  }
+}

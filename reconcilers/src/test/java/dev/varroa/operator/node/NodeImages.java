@@ -1,0 +1,66 @@
+package dev.varroa.operator.node;
+
+import dev.varroa.testfixtures.ProjectLayout;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The images the real node runs, as `make images` and the test image scripts pushed them to the loopback registry:
+ * Varroa's ({@code <registry>/varroa/<name>:<tag>}) and the test images ({@code <registry>/varroa-test/<name>:<tag>},
+ * tags from test-fixtures/images/test-images.tsv), never shipped, standing in for what this machine cannot pull.
+ */
+record NodeImages(String registry, String productTag, Map<String, String> testTags) {
+  static final Path CACHE = Path.of(System.getenv().getOrDefault("VARROA_CACHE",
+      Path.of(System.getProperty("user.home"), ".cache", "varroa").toString()));
+
+  /** What the caches say was pushed; fails naming the command that pushes what is missing. */
+  static NodeImages pushed() {
+    Path images = CACHE.resolve("images");
+    String registry = read(images.resolve("registry"), "make images");
+    String operator = read(images.resolve("images/operator/pushed"), "make images");
+    String productTag = operator.substring(operator.lastIndexOf(':') + 1);
+    Map<String, String> testTags = new TreeMap<>();
+    try {
+      for (String line : Files.readAllLines(ProjectLayout.root().resolve("test-fixtures/images/test-images.tsv"))) {
+        String[] fields = line.trim().split("\\s+");
+        if (!line.startsWith("#") && fields.length >= 2) {
+          testTags.put(fields[0], fields[1]);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read test-fixtures/images/test-images.tsv", e);
+    }
+    String standIn = read(images.resolve("images/jenkins-standin/pushed"), "test-fixtures/images/jenkins-standin.sh");
+    testTags.put("jenkins", standIn.substring(standIn.lastIndexOf(':') + 1));
+    return new NodeImages(registry, productTag, testTags);
+  }
+
+  String product(String name) {
+    return registry + "/varroa/" + name + ":" + productTag;
+  }
+
+  String testRepository(String name) {
+    return registry + "/varroa-test/" + name;
+  }
+
+  String test(String name) {
+    String tag = testTags.get(name);
+    if (tag == null) {
+      throw new IllegalStateException("no test image " + name + " in test-fixtures/images/test-images.tsv");
+    }
+    return testRepository(name) + ":" + tag;
+  }
+
+  private static String read(Path file, String pushedBy) {
+    try {
+      return Files.readString(file).trim();
+    } catch (IOException e) {
+      throw new IllegalStateException("nothing pushed yet (" + file + " is missing): run `" + pushedBy + "` first", e);
+    }
+  }
+}
