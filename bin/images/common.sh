@@ -205,11 +205,16 @@ write_nonroot_accounts() {
 reproducible_tar_options=(--sort=name --format=posix --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime
   "--mtime=@$SOURCE_DATE_EPOCH" --numeric-owner --no-acls --no-xattrs --no-selinux)
 
-# A reproducible layer of a folder: everything owned by root, but home/nonroot (when there) owned by 65532.
+# A reproducible layer of a folder: owned by root, but the paths given after the tar file (default home/nonroot),
+# when there, owned by 65532 and last in the tar.
 layer_tar() {
-  local root=$1 tar_file=$2
-  (cd "$root" && tar -c -f "$tar_file" "${reproducible_tar_options[@]}" --owner=0 --group=0 --exclude=home/nonroot $(ls -A))
-  if [[ -d $root/home/nonroot ]]; then
-    (cd "$root" && tar -r -f "$tar_file" "${reproducible_tar_options[@]}" --owner=65532 --group=65532 home/nonroot)
-  fi
+  local root=$1 tar_file=$2 path
+  local -a owned=("${@:3}") excludes=()
+  (( ${#owned[@]} )) || owned=(home/nonroot)
+  for path in "${owned[@]}"; do excludes+=("--exclude=$path"); done
+  (cd "$root" && tar -c -f "$tar_file" "${reproducible_tar_options[@]}" --owner=0 --group=0 --anchored "${excludes[@]}" $(ls -A))
+  for path in "${owned[@]}"; do
+    [[ -e $root/$path ]] || continue
+    (cd "$root" && tar -r -f "$tar_file" "${reproducible_tar_options[@]}" --owner=65532 --group=65532 "$path")
+  done
 }
