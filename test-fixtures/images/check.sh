@@ -303,10 +303,45 @@ check_s3() {
   stop_image "$pid"
 }
 
+# The manifests under test-fixtures/node/manifests: images named as the table tags them (registry a placeholder),
+# pulled IfNotPresent, run as 65532 with a read-only root, and the Secrets holding the keys the chart values read.
+check_manifests() {
+  local manifests="$here/../node/manifests" file name tag image expected secret keys
+  declare -A tag_of
+  while read -r name tag rest; do [[ -z $name || $name == \#* ]] || tag_of[$name]=$tag; done < "$here/test-images.tsv"
+  for file in "$manifests"/*.yaml; do
+    name=$(basename "$file" .yaml)
+    while read -r image; do
+      expected="REGISTRY/varroa-test/$name:${tag_of[$name]:-?}"
+      [[ $image == "$expected" ]] && pass "manifest $name" "image $image" \
+        || fail "manifest $name" "image $image in $file, expected $expected (the tag of test-images.tsv)"
+    done < <(yq -r 'select(.spec.template) | .spec.template.spec.containers[].image' "$file")
+    [[ -z $(yq -r 'select(.spec.template) | .spec.template.spec.containers[]
+                   | select(.imagePullPolicy != "IfNotPresent" or .securityContext.readOnlyRootFilesystem != true) | .name' "$file") \
+       && $(yq -r 'select(.spec.template) | .spec.template.spec.securityContext.runAsUser' "$file") == 65532 ]] \
+      && pass "manifest $name" "IfNotPresent, runs as 65532 with a read-only root" \
+      || fail "manifest $name" "a container of $file is not IfNotPresent, 65532 and readOnlyRootFilesystem"
+  done
+  for secret in varroa-test-recordstore:dsn,password,username varroa-test-recordstore-reader:dsn,password,username \
+                varroa-test-s3:access-key-id,secret-access-key varroa-test-oidc-client:client-secret; do
+    keys=$(yq -r --arg name "${secret%%:*}" 'select(.kind == "Secret" and .metadata.name == $name) | .stringData | keys | join(",")' \
+             "$manifests"/*.yaml)
+    [[ $keys == "${secret#*:}" ]] && pass manifests "Secret ${secret%%:*} holds ${secret#*:}" \
+      || fail manifests "Secret ${secret%%:*} holds '$keys', the chart reads ${secret#*:}"
+  done
+  # the role the init script makes is the one the dashboard's Secret names, with the same password
+  local reader sql
+  reader=$(yq -r 'select(.metadata.name == "varroa-test-recordstore-reader") | .stringData | "\(.username) LOGIN PASSWORD \u0027\(.password)\u0027"' "$manifests/postgres.yaml")
+  sql=$(yq -r 'select(.metadata.name == "varroa-test-postgres-init") | .stringData[]' "$manifests/postgres.yaml")
+  [[ $sql == *"ROLE $reader"* ]] && pass manifests "the init script creates the reader Secret's role with its password" \
+    || fail manifests "the init script of varroa-test-postgres-init does not create '$reader' (the Secret varroa-test-recordstore-reader)"
+}
+
 # --- the table --------------------------------------------------------------------------------------------------
 
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 figures=()
+check_manifests
 while read -r name tag rest; do
   [[ -z $name || $name == \#* ]] && continue
   if [[ -n ${TEST_IMAGES:-} && " ${TEST_IMAGES//,/ } " != *" $name "* ]]; then continue; fi
