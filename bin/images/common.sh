@@ -218,3 +218,18 @@ layer_tar() {
     (cd "$root" && tar -r -f "$tar_file" "${reproducible_tar_options[@]}" --owner=65532 --group=65532 "$path")
   done
 }
+
+# Where images go: IMAGE_REGISTRY (TLS unless IMAGE_REGISTRY_INSECURE=true), else the loopback registry of
+# registry.sh, started when needed (plain HTTP). Sets registry (host:port), insecure and skopeo_tls.
+select_registry() {
+  if [[ -n ${IMAGE_REGISTRY:-} ]]; then
+    registry=${IMAGE_REGISTRY%/}
+    insecure=${IMAGE_REGISTRY_INSECURE:-false}
+  else
+    registry=$("$images_dir/registry.sh" start)
+    insecure=true
+  fi
+  skopeo_tls=()
+  [[ $insecure == true ]] && skopeo_tls=(--tls-verify=false)
+  return 0
+}

@@ -263,15 +263,7 @@ assemble() {
   work=
 }
 
-if [[ -n ${IMAGE_REGISTRY:-} ]]; then
-  registry=${IMAGE_REGISTRY%/}
-  insecure=${IMAGE_REGISTRY_INSECURE:-false}
-else
-  registry=$("$images_dir/registry.sh" start)
-  insecure=true
-fi
-skopeo_tls=()
-[[ $insecure == true ]] && skopeo_tls=(--tls-verify=false)
+select_registry
 
 rows=$(test_image_rows)
 [[ -n $rows ]] || die "no test image to build (test-images.tsv${TEST_IMAGES:+, TEST_IMAGES=$TEST_IMAGES})"
