@@ -189,9 +189,10 @@ s3proxy_jar() {
   jar="$s3proxy_dir/s3proxy-$version-jar-with-dependencies.jar"
   if [[ ! -f $jar ]]; then
     say "s3proxy $version: copying org.gaul:s3proxy's jar-with-dependencies from Maven"
+    mkdir -p "$s3proxy_dir"
     maven -q dependency:copy "-Dartifact=org.gaul:s3proxy:$version:jar:jar-with-dependencies" \
-      "-DoutputDirectory=$s3proxy_dir" -Dmdep.overWriteReleases=false > /dev/null \
-      || die "test image s3: Maven could not copy org.gaul:s3proxy:$version:jar:jar-with-dependencies"
+      "-DoutputDirectory=$s3proxy_dir" -Dmdep.overWriteReleases=false > "$s3proxy_dir/maven.log" 2>&1 \
+      || die "test image s3: Maven could not copy org.gaul:s3proxy:$version:jar:jar-with-dependencies: $(tail -n 5 "$s3proxy_dir/maven.log")"
   fi
   echo "$jar"
 }
