@@ -32,34 +32,6 @@ mkdir -p "$images_cache"/{jre,debs,base}
 work=
 trap '[[ -z $work ]] || rm -rf "$work"' EXIT
 
-# The C libraries from outside a folder that its ELF files link against; dies on one nowhere to be found.
-linked_libraries() {
-  local file line
-  while IFS= read -r -d '' file; do
-    [[ $(head -c4 "$file" | od -An -c | tr -d ' ') == 177ELF ]] || continue
-    while read -r line; do
-      case $line in
-        *"=> not found"*)
-          [[ -n $(find "$1" -name "${line%% *}" -print -quit) ]] || die "the runtime needs ${line%% *}, which is not on this machine" ;;
-        *"=> /"*)
-          line=${line#*=> }
-          line=$(readlink -f "${line%% (*}")
-          [[ $line == "$(readlink -f "$1")"/* ]] || echo "$line" ;;   # the runtime's own libraries stay out
-      esac
-    done < <(ldd "$file" 2>/dev/null || true)
-  done < <(find "$1" -type f -print0) | sort -u
-}
-
-# The Debian package owning a file; the merged /usr means dpkg may know it under the other spelling.
-owning_package() {
-  local candidate owner
-  for candidate in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr$1"; do
-    owner=$(dpkg -S "$candidate" 2>/dev/null | awk -F: '!/^diversion/ && !seen { print $1; seen = 1 }') || true
-    [[ -n $owner ]] && { echo "$owner"; return 0; }
-  done
-  die "no Debian package owns $1, which the jlinked runtime links: install it with apt-get"
-}
-
 # jlink the runtime into a folder, with .debian-packages listing what its libraries come from.
 make_runtime() {
   local into=$1 lib
@@ -92,37 +64,9 @@ declare -A only_files=(
 )
 packages=$(printf '%s\n' libc6 zlib1g ca-certificates tzdata "${!only_files[@]}" $(cat "$jre/.debian-packages") | sort -u)
 
-# awk reads to the end: an early exit could kill apt-cache with SIGPIPE, which pipefail would report
-candidate_version() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && !seen { print $2; seen = 1 }'; }
-lists_updated=false
-update_lists_once() {
-  $lists_updated && return 0
-  lists_updated=true
-  [[ $(id -u) -eq 0 ]] || die "Debian's package lists here are stale and only root can update them: run 'apt-get update'"
-  say "apt-get update (a package is missing from this machine's lists)"
-  apt-get update -qq || die "apt-get update failed"
-}
 declare -A deb_of
 for package in $packages; do
-  version=$(candidate_version "$package")
-  if [[ -z $version || $version == "(none)" ]]; then
-    update_lists_once
-    version=$(candidate_version "$package")
-    [[ -n $version && $version != "(none)" ]] || die "Debian package $package has no installable version on this machine"
-  fi
-  deb="$images_cache/debs/${package}_${version//:/%3a}.deb"
-  if [[ ! -f $deb ]]; then
-    say "download $package $version"
-    work=$(mktemp -d "$images_cache/debs/.fetch-XXXXXX")
-    chmod 755 "$work"   # apt downloads as its _apt user when it can
-    if ! (cd "$work" && apt-get download -qq "$package=$version" 2>/dev/null); then
-      update_lists_once
-      (cd "$work" && apt-get download -qq "$package=$version") || die "apt-get download $package=$version failed"
-    fi
-    mv "$work"/*.deb "$deb"
-    rm -rf "$work"
-  fi
-  deb_of[$package]=$deb
+  deb_of[$package]=$(debian_package "$package")
 done
 
 # --- the base's key: the runtime, each package file, the files that assemble it, the time -------------------
@@ -164,11 +108,8 @@ for package in $packages; do
   dpkg-deb -f "${deb_of[$package]}" > "$root/var/lib/dpkg/status.d/$package"
 done
 
-# Keep the licences; drop what only a shell, ldconfig, iconv, a debugger or a person reading manuals would use.
-find "$root/usr/share/doc" -mindepth 2 ! -type d ! -name copyright -delete
-find "$root/usr/share/doc" -mindepth 1 -type d -empty -delete
-rm -rf "$root"/usr/share/{man,info,lintian,locale,gdb,gcc,bug} "$root/usr/share/zoneinfo/right" \
-  "$root"/usr/lib/*-linux-gnu/gconv "$root/usr/sbin" "$root/etc/ca-certificates" "$root/etc/ld.so.conf.d"
+trim_debian_tree "$root"
+rm -rf "$root/usr/share/zoneinfo/right" "$root/usr/sbin" "$root/etc/ca-certificates"
 
 # The CA bundle as update-ca-certificates writes it, and the same certificates as Java's trust store.
 certificates="$root/usr/share/ca-certificates/mozilla"
@@ -181,21 +122,8 @@ certificate_count=$(java "$images_dir/TrustStoreWriter.java" "$certificates" "$r
   || die "could not write the Java trust store from $certificates"
 rm -rf "$root/usr/share/ca-certificates"
 
-cat > "$root/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/sbin/nologin
-nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin
-EOF
-cat > "$root/etc/group" <<'EOF'
-root:x:0:
-nonroot:x:65532:
-EOF
-cat > "$root/etc/nsswitch.conf" <<'EOF'
-passwd: files
-group: files
-hosts: files dns
-EOF
+write_nonroot_accounts "$root"
 echo Etc/UTC > "$root/etc/timezone"
-mkdir -p "$root/home/nonroot" "$root/root" "$root/tmp"
 cp -a "$jre_used" "$java_root$java_dir"
 rm -f "$java_root$java_dir/.complete" "$java_root$java_dir/.debian-packages"
 
@@ -210,12 +138,8 @@ ln -s /usr/share/zoneinfo/Etc/UTC "$root/etc/localtime"
 # the runtime's copy of OpenJDK's CA list gives way to Debian's
 ln -sf /etc/ssl/certs/java/cacerts "$java_root$java_dir/lib/security/cacerts"
 
-# Reproducible tars: entries sorted, owned by root (nonroot's home excepted), one time, no atime/ctime/xattrs.
-tar_options=(--sort=name --format=posix --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime
-  "--mtime=@$SOURCE_DATE_EPOCH" --numeric-owner --no-acls --no-xattrs --no-selinux)
-(cd "$root" && tar -c -f "$work/debian.tar" "${tar_options[@]}" --owner=0 --group=0 --exclude=home/nonroot $(ls -A))
-(cd "$root" && tar -r -f "$work/debian.tar" "${tar_options[@]}" --owner=65532 --group=65532 home/nonroot)
-(cd "$java_root" && tar -c -f "$work/java.tar" "${tar_options[@]}" --owner=0 --group=0 $(ls -A))
+layer_tar "$root" "$work/debian.tar"
+layer_tar "$java_root" "$work/java.tar"
 
 created=$(source_date)
 layout="$work/oci"

@@ -116,3 +116,120 @@ jib_properties() {
     -Djib.console=plain
 }
 jib_plugin=com.google.cloud.tools:jib-maven-plugin
+
+# --- Debian packages, ELF linkage and reproducible layers: base.sh and test-fixtures/images/build.sh ------------
+
+# The C libraries from outside a folder that its ELF files link against; dies on one nowhere to be found.
+linked_libraries() {
+  local file line
+  while IFS= read -r -d '' file; do
+    [[ $(head -c4 "$file" | od -An -c | tr -d ' ') == 177ELF ]] || continue
+    while read -r line; do
+      case $line in
+        *"=> not found"*)
+          [[ -n $(find "$1" -name "${line%% *}" -print -quit) ]] || die "$file needs ${line%% *}, which is not on this machine" ;;
+        *"=> /"*)
+          line=${line#*=> }
+          line=$(readlink -f "${line%% (*}")
+          [[ $line == "$(readlink -f "$1")"/* ]] || echo "$line" ;;   # the folder's own libraries stay out
+      esac
+    done < <(ldd "$file" 2>/dev/null || true)
+  done < <(find "$1" -type f -print0) | sort -u
+}
+
+# The Debian package owning a file; the merged /usr means dpkg may know it under the other spelling.
+owning_package() {
+  local candidate owner
+  for candidate in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr$1"; do
+    owner=$(dpkg -S "$candidate" 2>/dev/null | awk -F: '!/^diversion/ && !seen { print $1; seen = 1 }') || true
+    [[ -n $owner ]] && { echo "$owner"; return 0; }
+  done
+  die "no Debian package owns $1, which an image's program links: install it with apt-get"
+}
+
+# awk reads to the end: an early exit could kill apt-cache with SIGPIPE, which pipefail would report
+candidate_version() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && !seen { print $2; seen = 1 }'; }
+
+update_package_lists() {
+  [[ $(id -u) -eq 0 ]] || die "Debian's package lists here are stale and only root can update them: run 'apt-get update'"
+  say "apt-get update (a package is missing from this machine's lists)"
+  apt-get update -qq || die "apt-get update failed"
+}
+
+# The .deb of this machine's candidate version of a package, downloaded once into $images_cache/debs; prints its path.
+debian_package() {
+  local package=$1 version deb fetch
+  version=$(candidate_version "$package")
+  if [[ -z $version || $version == "(none)" ]]; then
+    update_package_lists
+    version=$(candidate_version "$package")
+    [[ -n $version && $version != "(none)" ]] || die "Debian package $package has no installable version on this machine"
+  fi
+  deb="$images_cache/debs/${package}_${version//:/%3a}.deb"
+  if [[ ! -f $deb ]]; then
+    say "download $package $version"
+    mkdir -p "$images_cache/debs"
+    fetch=$(mktemp -d "$images_cache/debs/.fetch-XXXXXX")
+    chmod 755 "$fetch"   # apt downloads as its _apt user when it can
+    if ! (cd "$fetch" && apt-get download -qq "$package=$version" 2>/dev/null); then
+      update_package_lists
+      (cd "$fetch" && apt-get download -qq "$package=$version") || { rm -rf "$fetch"; die "apt-get download $package=$version failed"; }
+    fi
+    mv "$fetch"/*.deb "$deb"
+    rm -rf "$fetch"
+  fi
+  echo "$deb"
+}
+
+# Keeps the licences; drops what only a shell, ldconfig, iconv, a debugger or a person reading manuals would use.
+trim_debian_tree() {
+  local root=$1
+  if [[ -d $root/usr/share/doc ]]; then
+    find "$root/usr/share/doc" -mindepth 2 ! -type d ! -name copyright -delete
+    find "$root/usr/share/doc" -mindepth 1 -type d -empty -delete
+  fi
+  rm -rf "$root"/usr/share/{man,info,lintian,locale,gdb,gcc,bug} "$root"/usr/lib/*-linux-gnu/gconv "$root/etc/ld.so.conf.d"
+}
+
+# /etc/passwd, group and nsswitch.conf with root and user 65532 "nonroot", and the folders they name.
+write_nonroot_accounts() {
+  local root=$1
+  mkdir -p "$root/etc" "$root/home/nonroot" "$root/root" "$root/tmp"
+  printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin' \
+    > "$root/etc/passwd"
+  printf '%s\n' 'root:x:0:' 'nonroot:x:65532:' > "$root/etc/group"
+  printf '%s\n' 'passwd: files' 'group: files' 'hosts: files dns' > "$root/etc/nsswitch.conf"
+}
+
+# Reproducible tars: entries sorted, one time, numeric owners, no atime/ctime/xattrs.
+reproducible_tar_options=(--sort=name --format=posix --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime
+  "--mtime=@$SOURCE_DATE_EPOCH" --numeric-owner --no-acls --no-xattrs --no-selinux)
+
+# A reproducible layer of a folder: owned by root, but the paths given after the tar file (default home/nonroot),
+# when there, owned by 65532 and last in the tar.
+layer_tar() {
+  local root=$1 tar_file=$2 path
+  local -a owned=("${@:3}") excludes=()
+  (( ${#owned[@]} )) || owned=(home/nonroot)
+  for path in "${owned[@]}"; do excludes+=("--exclude=$path"); done
+  (cd "$root" && tar -c -f "$tar_file" "${reproducible_tar_options[@]}" --owner=0 --group=0 --anchored "${excludes[@]}" $(ls -A))
+  for path in "${owned[@]}"; do
+    [[ -e $root/$path ]] || continue
+    (cd "$root" && tar -r -f "$tar_file" "${reproducible_tar_options[@]}" --owner=65532 --group=65532 "$path")
+  done
+}
+
+# Where images go: IMAGE_REGISTRY (TLS unless IMAGE_REGISTRY_INSECURE=true), else the loopback registry of
+# registry.sh, started when needed (plain HTTP). Sets registry (host:port), insecure and skopeo_tls.
+select_registry() {
+  if [[ -n ${IMAGE_REGISTRY:-} ]]; then
+    registry=${IMAGE_REGISTRY%/}
+    insecure=${IMAGE_REGISTRY_INSECURE:-false}
+  else
+    registry=$("$images_dir/registry.sh" start)
+    insecure=true
+  fi
+  skopeo_tls=()
+  [[ $insecure == true ]] && skopeo_tls=(--tls-verify=false)
+  return 0
+}
