@@ -9,6 +9,7 @@ import dev.varroa.testfixtures.demo.ExampleCluster;
 import dev.varroa.testfixtures.node.RealNode;
 import dev.varroa.testfixtures.node.WithRealNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -41,6 +42,9 @@ import static org.awaitility.Awaitility.await;
 class FullInstallOnRealNodeIT {
   static final String NAMESPACE = "varroa-system";
   private static final Duration INSTALL_DEADLINE = Duration.ofMinutes(8);
+  /** operator 2, gateway 2, NATS 1, recorder 2, dashboard 1, and the test services: PostgreSQL, OIDC, S3. */
+  private static final int COMPONENT_PODS = 11;
+  private static final String JOB = "node-e2e";
 
   private RealNode node;
   private KubernetesClient client;
@@ -48,25 +52,20 @@ class FullInstallOnRealNodeIT {
   private VarroaRelease release;
 
   @BeforeAll
-  void install(RealNode node) {
+  void install(RealNode node) throws Exception {
     this.node = node;
     this.client = node.adminClient();
     this.images = NodeImages.pushed();
     this.release = new VarroaRelease(node, NAMESPACE);
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .serverSideApply();
+    TestServices.apply(client, images, NAMESPACE);
     long started = System.nanoTime();
-    release.install(values());
-    VarroaRelease.awaitPodsReady(client, NAMESPACE, 6, INSTALL_DEADLINE);
-    System.out.printf("figure: helm_install_to_all_ready_seconds %.1f s%n", (System.nanoTime() - started) / 1e9);
-  }
-
-  private List<String> values() {
     List<String> values = new ArrayList<>(VarroaRelease.imageValues(images));
-    values.addAll(List.of(
-        // Dex cannot be built here: the dashboard logs in through the test OpenID provider instead
-        "dex.enabled=false",
-        "dashboard.oidc.issuer=http://oidc.example/",
-        "networkPolicy.oidcIssuerEgress.cidrs={10.244.0.0/16}"));
-    return values;
+    values.addAll(TestServices.chartValues(NAMESPACE));
+    release.install(values);
+    VarroaRelease.awaitPodsReady(client, NAMESPACE, COMPONENT_PODS, INSTALL_DEADLINE);
+    System.out.printf("figure: helm_install_to_all_ready_seconds %.1f s%n", (System.nanoTime() - started) / 1e9);
   }
 
   @AfterAll
@@ -86,7 +85,8 @@ class FullInstallOnRealNodeIT {
         .filter(VarroaRelease::ready)
         .collect(Collectors.groupingBy(p -> p.getMetadata().getLabels().getOrDefault("app.kubernetes.io/component", "?"),
             Collectors.counting()));
-    assertThat(readyByComponent).containsEntry("operator", 2L).containsEntry("gateway", 2L).containsEntry("nats", 1L);
+    assertThat(readyByComponent).containsEntry("operator", 2L).containsEntry("gateway", 2L).containsEntry("nats", 1L)
+        .containsEntry("recorder", 2L).containsEntry("dashboard", 1L);
     await("one operator pod labelled leader").atMost(Duration.ofMinutes(2)).untilAsserted(() ->
         assertThat(client.pods().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/component", "operator").list()
             .getItems()).filteredOn(p -> "true".equals(p.getMetadata().getLabels().get(LeaderPodLabel.LABEL)))
@@ -111,6 +111,25 @@ class FullInstallOnRealNodeIT {
         .filter(p -> p.getMetadata().getName().startsWith("sandbox-")).findFirst().orElseThrow();
     assertThat(jenkins.getSpec().getContainers()).extracting(c -> c.getImage())
         .contains(images.product("mite"), images.test("jenkins"));
+  }
+
+  @Test
+  @Order(3)
+  void aBuildPlayedInThePodReachesPostgresAndItsLogTheBlobStore() throws Exception {
+    Pod jenkins = client.pods().inNamespace("ci").list().getItems().stream()
+        .filter(p -> p.getMetadata().getName().startsWith("sandbox-")).findFirst().orElseThrow();
+    // the stand-in's build route answers on loopback only: a shell in the Jenkins container, as an admin would
+    String answer = PodExec.run(client, jenkins, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f", "-X", "POST",
+        "http://127.0.0.1:8080/varroa-standin/builds?job=" + JOB + "&lines=40");
+    assertThat(answer).contains(JOB);
+    String postgres = TestServices.clusterIp(client, NAMESPACE, "varroa-test-postgres");
+    await("the run of " + JOB + " recorded in PostgreSQL").atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
+            assertThat(RecordStore.results(postgres, JOB)).containsExactly("SUCCESS"));
+    String s3 = TestServices.clusterIp(client, NAMESPACE, "varroa-test-s3");
+    await("the console log of " + JOB + " in the blob store").atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
+            assertThat(RecordStore.blobKeys(s3)).isNotEmpty());
   }
 
   /** gitops-examples/varroa/, the minimal Controller only, its version profile's image the Jenkins stand-in. */
