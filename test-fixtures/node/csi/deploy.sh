@@ -41,17 +41,17 @@ wait_for() { # what deadline-seconds command...
 kc get --raw /readyz >/dev/null 2>&1 || die "the API server of $kubeconfig does not answer: is the node up (test-fixtures/node/up.sh)?"
 [[ -d $kubelet_dir ]] || die "the kubelet's folder $kubelet_dir is missing: the node's kubelet runs with --root-dir elsewhere?"
 
-# --- images: built once (install.sh), imported into the node's containerd unless it has them --------------
+# --- images: built once (install.sh), imported into the node's containerd -------------------------------------
+# Imported every time: a tag can stay while its content changed (a rebuilt image), and an import of content
+# containerd has is quick.
 "$here/install.sh" >&2
 # shellcheck disable=SC1091
 source "${VARROA_CACHE:-$HOME/.cache/varroa}/node/csi/images.env"
 export CONTAINERD_ADDRESS="$node_dir/ctr/containerd.sock"
-present=$(ctr -n k8s.io images ls -q) || die "the node's containerd does not answer on $CONTAINERD_ADDRESS"
+ctr version >/dev/null 2>&1 || die "the node's containerd does not answer on $CONTAINERD_ADDRESS"
 for name in csi-hostpath csi-provisioner csi-snapshotter snapshot-controller busybox; do
-  var="${name//-/_}_IMAGE"; var="${var^^}"; ref="${!var}"
-  [[ $'\n'$present$'\n' == *$'\n'"$ref"$'\n'* ]] && continue
-  ctr -n k8s.io images import "${VARROA_CACHE:-$HOME/.cache/varroa}/node/csi/images/$name.tar" >/dev/null \
-    || die "containerd could not import ${VARROA_CACHE:-$HOME/.cache/varroa}/node/csi/images/$name.tar ($ref)"
+  archive="${VARROA_CACHE:-$HOME/.cache/varroa}/node/csi/images/$name.tar"
+  ctr -n k8s.io images import "$archive" >/dev/null || die "containerd could not import $archive"
 done
 say "images in the node's containerd ($(elapsed) s)"
 

@@ -112,6 +112,8 @@ package_image() {
   local name=$1 ref=$2 rootfs=$3 entrypoint=$4 layout
   layout="$(mktemp -d "$CACHE/images/.layout-XXXXXX")"
   rmdir "$layout"
+  # file times from 1970, as every other time in the image: the same inputs give the same digest
+  find "$rootfs" -exec touch -h -d @0 {} +
   umoci init --layout "$layout"
   umoci new --image "$layout:image"
   umoci insert --image "$layout:image" --history.created 1970-01-01T00:00:00Z --history.author Varroa \
