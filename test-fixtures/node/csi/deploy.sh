@@ -20,7 +20,7 @@ kubeconfig=${1:-}
 kubeconfig=$(readlink -f "$kubeconfig")
 node_dir="${VARROA_NODE_DIR:-$(dirname "$kubeconfig")}"
 [[ -f $node_dir/.varroa-node ]] || die "$node_dir is not a node's state folder (no .varroa-node): set VARROA_NODE_DIR to the folder of test-fixtures/node/up.sh"
-[[ $(id -u) -eq 0 ]] || die "importing images into the node's containerd and the mount below need root: run it as root"
+[[ $(id -u) -eq 0 ]] || die "importing images into the node's containerd needs root (its socket is root's): run it as root"
 K8S_VERSION="${K8S_VERSION:-1.34.4}"
 kubectl_bin="${KUBEAPITEST_DIR:-$HOME/.kubeapitest}/k8s/${K8S_VERSION}-linux-$(go env GOARCH 2>/dev/null || echo amd64)/kubectl"
 [[ -x $kubectl_bin ]] || die "kubectl is missing at $kubectl_bin: run test-fixtures/kube/install.sh"
@@ -55,18 +55,10 @@ for name in csi-hostpath csi-provisioner csi-snapshotter snapshot-controller bus
 done
 say "images in the node's containerd ($(elapsed) s)"
 
-# --- mount propagation: the driver's bind mounts reach the pods only through a shared kubelet folder ---------
-# Real nodes have / shared (systemd); this machine's mounts are private, so the kubelet folder is bound onto
-# itself (recursively, keeping the pods' mounts) and made shared. It is under the state folder: down.sh's lazy
-# unmount takes it away.
+# --- mount propagation: the driver's bind mounts reach the node and the pods only through a shared mount -----
+# The kubelet makes its --root-dir rshared at start (this machine's own mounts are private); check, not assume.
 propagation=$(findmnt -n -o PROPAGATION -M "$kubelet_dir" 2>/dev/null || true)
-if [[ $propagation != shared* ]]; then
-  if [[ -z $propagation ]]; then
-    mount --rbind "$kubelet_dir" "$kubelet_dir" || die "could not bind $kubelet_dir onto itself (needed to share its mounts)"
-  fi
-  mount --make-rshared "$kubelet_dir" || die "could not make $kubelet_dir a shared mount (mount --make-rshared)"
-  say "made $kubelet_dir a shared mount, for the driver's Bidirectional mount"
-fi
+[[ $propagation == shared* ]] || die "$kubelet_dir is not a shared mount (findmnt says '${propagation:-not a mount point}'), so the driver's volume mounts would not reach the pods; the kubelet makes its --root-dir shared at start: does it run with --root-dir $kubelet_dir?"
 
 # --- the VolumeSnapshot CRDs, the same files the API-server tests use ----------------------------------------
 crd_dir=$("$here/../../kube/snapshot-crds.sh" >&2 && echo "${VARROA_CACHE:-$HOME/.cache/varroa}/snapshot-crds/${SNAPSHOTTER_VERSION:-8.7.0}")
