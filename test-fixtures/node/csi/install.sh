@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the volume stack of the real node from the Go module proxy and packages each static binary
-# (CGO_ENABLED=0) as a one-file OCI image with umoci/skopeo (no Docker engine):
+# (CGO_ENABLED=0) as a one-layer OCI image with umoci/skopeo (no Docker engine):
 #   csi-provisioner      github.com/kubernetes-csi/external-provisioner/v6   (PVC -> CreateVolume)
 #   csi-snapshotter      github.com/kubernetes-csi/external-snapshotter/v8   (VolumeSnapshotContent -> CreateSnapshot)
 #   snapshot-controller  github.com/kubernetes-csi/external-snapshotter/v8   (VolumeSnapshot -> VolumeSnapshotContent)
@@ -20,6 +20,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${VARROA_CACHE:-$HOME/.cache/varroa}/node/csi"
 # Images are test images built here, never shipped as Varroa's: the name says so.
 IMAGE_PREFIX="localhost/varroa-test"
+# Raise it when the way images are put together changes, so cached images of the same reference are rebuilt.
+PACKAGING_VERSION=2
 
 die() { echo "node/csi/install.sh: $*" >&2; exit 1; }
 say() { echo "node/csi/install.sh: $*" >&2; }
@@ -32,8 +34,8 @@ wanted_images() {
   echo "csi-provisioner $IMAGE_PREFIX/csi-provisioner:v$PROVISIONER_VERSION"
   echo "csi-snapshotter $IMAGE_PREFIX/csi-snapshotter:v$SNAPSHOTTER_VERSION"
   echo "snapshot-controller $IMAGE_PREFIX/snapshot-controller:v$SNAPSHOTTER_VERSION"
-  echo "csi-hostpath $IMAGE_PREFIX/csi-hostpath:$(driver_tag)"
-  echo "busybox $IMAGE_PREFIX/busybox:$(busybox_version)"
+  echo "csi-hostpath $IMAGE_PREFIX/csi-hostpath:$DRIVER_TAG"
+  echo "busybox $IMAGE_PREFIX/busybox:$BUSYBOX_TAG"
 }
 
 # The busybox-static version this machine's Debian offers, as an image tag (an epoch's colon is not allowed).
@@ -45,8 +47,12 @@ busybox_version() {
   echo "${version//[^A-Za-z0-9_.-]/_}"
 }
 
-# An image is built when its archive exists and was made for the same reference.
-image_built() { [[ -s "$CACHE/images/$1.tar" && "$(cat "$CACHE/images/$1.ref" 2>/dev/null)" == "$2" ]]; }
+# Worked out once here, where a failure stops the script (inside wanted_images' callers it would not).
+DRIVER_TAG=$(driver_tag)
+BUSYBOX_TAG=$(busybox_version)
+
+# An image is built when its archive exists and was made for the same reference the same way.
+image_built() { [[ -s "$CACHE/images/$1.tar" && "$(cat "$CACHE/images/$1.ref" 2>/dev/null)" == "$2 $PACKAGING_VERSION" ]]; }
 
 all_built() {
   local name ref
@@ -125,7 +131,7 @@ package_image() {
     || die "skopeo could not write $CACHE/images/$name.tar for $ref"
   rm -rf "$layout"
   mv -f "$CACHE/images/$name.tar.tmp" "$CACHE/images/$name.tar"
-  echo "$ref" > "$CACHE/images/$name.ref"
+  echo "$ref $PACKAGING_VERSION" > "$CACHE/images/$name.ref"
 }
 
 # A root folder holding one binary at /NAME.
