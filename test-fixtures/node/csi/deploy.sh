@@ -2,7 +2,7 @@
 # Installs the node's volume stack onto a running node of test-fixtures/node/up.sh and waits until it serves:
 # the images of install.sh imported into the node's containerd, the VolumeSnapshot CRDs (kube/snapshot-crds.sh),
 # csi-hostpath.yaml (hostpath CSI driver + provisioner + snapshotter sidecars, snapshot controller, the default
-# StorageClass and VolumeSnapshotClass). Idempotent: run it again on a node that has it and it only re-checks.
+# StorageClass and VolumeSnapshotClass). Idempotent: on a node that has it, the imports and applies change nothing.
 # Volumes live in $VARROA_NODE_DIR/csi-hostpath; the node's down.sh takes them away with the rest.
 #
 # usage: test-fixtures/node/csi/deploy.sh KUBECONFIG
