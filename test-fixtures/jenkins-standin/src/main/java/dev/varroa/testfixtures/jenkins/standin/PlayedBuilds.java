@@ -140,8 +140,12 @@ final class PlayedBuilds implements AutoCloseable {
 
     /** Stops playing: a run still going stays "running" on disk and is finished ABORTED at the next start. */
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         players.shutdownNow();
+        // the players stop at their next line; the plugin core closes only after they did
+        if (!players.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            log("event=standin_build_players_still_running message=\"a played build did not stop within 10 s\"");
+        }
     }
 
     private void play(Request request, PlayedRun started, RunningBuild build, Path buildDir) {
