@@ -57,7 +57,7 @@ run_in_image() {
 }
 
 printed=$(run_in_image -- "${entrypoint[@]}" --version 2>&1) && status=0 || status=$?
-[[ $status -eq 0 && $printed == varroa-jenkins-standin* ]] && pass "--version: $printed" \
+[[ $status -eq 0 && $printed == "varroa-jenkins-standin $(image_tag)" ]] && pass "--version: $printed" \
   || fail "--version exited $status and printed '$printed'"
 
 printed=$(run_in_image -- sh -c 'command -v curl && curl --version' 2>&1) && status=0 || status=$?

@@ -43,8 +43,15 @@ public final class JenkinsStandInMain {
         stopped.await();
     }
 
-    private static String version() {
-        String version = JenkinsStandInMain.class.getPackage().getImplementationVersion();
-        return version == null ? "development" : version.replace("-SNAPSHOT", "");
+    // the project version Maven wrote into standin.properties, without -SNAPSHOT, as the image's tag
+    private static String version() throws java.io.IOException {
+        java.util.Properties properties = new java.util.Properties();
+        try (java.io.InputStream in = JenkinsStandInMain.class.getResourceAsStream("standin.properties")) {
+            if (in == null) {
+                throw new java.io.IOException("standin.properties is missing from the classpath: build the module with Maven");
+            }
+            properties.load(in);
+        }
+        return properties.getProperty("version").replace("-SNAPSHOT", "");
     }
 }
