@@ -4,7 +4,8 @@
 #   - it runs as 1000:1000 (JenkinsPodSecurity) and its entrypoint is the jlinked java running JenkinsStandInMain;
 #   - --version answers; sh and curl (the preStop hook's tools) run; jenkins-plugin-cli writes the listed plugins;
 #   - the stand-in started with a JENKINS_HOME, a CasC folder and the controller's variables answers GET /login
-#     with 200 and the X-Varroa-Stand-In header, also through sh + curl inside the image;
+#     with 200 and the X-Varroa-Stand-In header, also through sh + curl inside the image, and a script shaped like
+#     the preStop hook (token file, printf into curl --config -, POST) reaches it;
 #   - it kept its state in JENKINS_HOME as the jenkins user (the agent secret key, the applied configuration).
 #
 # usage: test-fixtures/images/jenkins-standin-check.sh [OCI-REF]   (default: the last build's layout in the cache)
@@ -106,6 +107,20 @@ if [[ $code == 200 ]]; then
   printed=$(run_in_image -- sh -c "curl -sS -f -o /dev/null -w '%{http_code}' http://127.0.0.1:$port/login" 2>&1) && status=0 || status=$?
   [[ $status -eq 0 && $printed == 200 ]] && pass "sh -c curl /login inside the image as 1000: 200" \
     || fail "sh -c curl /login inside the image exited $status: $printed"
+  # the preStop hook's shape (JenkinsContainer#preStopCommand): the token from a file through printf into
+  # curl --config -, a POST; here to the stand-in's build trigger instead of the mite's /drain
+  printf 'check-token\n' > "$rootfs/tmp/check/loopback-token"
+  chown 1000:1000 "$rootfs/tmp/check/loopback-token"
+  printed=$(run_in_image -- sh -c "token_file=/tmp/check/loopback-token
+if [ ! -s \"\$token_file\" ]; then echo 'no token'; exit 1; fi
+printf 'header = \"Authorization: Bearer %s\"\\n' \"\$(cat \"\$token_file\")\" | curl --config - -sS -f -o /dev/null --max-time 10 -X POST 'http://127.0.0.1:$port/varroa-standin/builds?job=prestop-shape&lines=3'
+status=\$?
+[ \"\$status\" -eq 0 ] || { echo \"curl exit \$status\" >&2; exit 1; }" 2>&1) && status=0 || status=$?
+  if [[ $status -eq 0 ]] && curl -s "http://127.0.0.1:$port/varroa-standin/api/json" | grep -q '"job":"prestop-shape"'; then
+    pass "a preStop-shaped sh script (printf token | curl --config - -X POST) ran as 1000 and reached the stand-in"
+  else
+    fail "the preStop-shaped sh script exited $status: $printed"
+  fi
   grep -q 'event=jenkins_standin_starting stand_in=true' "$scratch/standin.log" \
     && pass "its first log line says it is a stand-in" || fail "no 'event=jenkins_standin_starting stand_in=true' line"
   owner=$(stat -c %u:%g "$rootfs/var/jenkins_home/secrets/jenkins.slaves.JnlpSlaveAgentProtocol.secret" 2>/dev/null) || owner=none
