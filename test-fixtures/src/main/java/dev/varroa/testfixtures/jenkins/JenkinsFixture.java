@@ -1,5 +1,9 @@
 package dev.varroa.testfixtures.jenkins;
 
+import com.sun.net.httpserver.Filter;
+import com.sun.net.httpserver.HttpContext;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.varroa.testfixtures.process.LoopbackPort;
 
@@ -25,8 +29,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -135,6 +141,11 @@ import java.util.stream.Stream;
  * re-created on the same home knows the same agents with the same secrets, and one on an empty home refuses them as
  * WebSocketAgents does ("no such agent"; over the TCP JNLP4-connect protocol, which the fixture does not model, Jenkins
  * refuses the same agent with "Unknown client name: &lt;name&gt;", seed 003). Without a home, agents and key live in memory.
+ * <h2>Outside a test</h2>
+ * {@link #start(String, Path, InetSocketAddress)} binds another address and port (the Jenkins stand-in image serves
+ * on 0.0.0.0:8080, where the kubelet's probes and the Service reach it); {@link #serve(String, HttpHandler)} adds
+ * routes that are not Jenkins' and {@link #headerOnEveryAnswer(String, String)} a header to every answer, so the
+ * stand-in can say what it is; {@link #configureAtBoot()} runs the configuration-as-code apply Jenkins runs at start.
  * <p>
  * State changes are safe to call from tests while requests are in flight.
  */
@@ -154,6 +165,9 @@ public final class JenkinsFixture implements AutoCloseable {
 
     /** Executors of an agent the fixture adds (a DumbSlave's default numExecutors). */
     public static final int AGENT_EXECUTORS = 1;
+
+    /** The trigger of the configuration-as-code run {@link #configureAtBoot()} records. */
+    public static final String BOOT_TRIGGER = "startup";
 
     /** The user an accepted bearer token acts as (the operator's JWTs carry {@code sub=mite}); crumbs are bound to it. */
     public static final String VERIFIED_BEARER_USER = "mite";
@@ -197,14 +211,16 @@ public final class JenkinsFixture implements AutoCloseable {
     private final Map<String, Integer> lastBuildNumbers = new HashMap<>();
     private final List<RecordedRequest> requests = new ArrayList<>();
     private final List<AppliedConfiguration> appliedConfigurations = new ArrayList<>();
+    private final List<Consumer<AppliedConfiguration>> configurationListeners = new CopyOnWriteArrayList<>();
+    private final List<Map.Entry<String, String>> extraHeaders = new CopyOnWriteArrayList<>();
 
-    private JenkinsFixture(String version, Path jenkinsHome) throws IOException {
+    private JenkinsFixture(String version, Path jenkinsHome, InetSocketAddress bindAddress) throws IOException {
         this.version = Objects.requireNonNull(version, "version");
         // Read before the port opens, as Jenkins loads nodes before it serves them.
         this.agents = AgentDatabase.open(jenkinsHome);
         // Jenkins.SESSION_HASH: a random hex string that changes with every Jenkins start.
         this.sessionHash = Integer.toHexString(new SecureRandom().nextInt());
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(LoopbackPort.HOST), 0), 0);
+        this.server = HttpServer.create(bindAddress, 0);
         // Slow reloads and blocking quiet-downs hold their thread, so every request gets its own.
         this.requestThreads = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "jenkins-fixture-request");
@@ -212,9 +228,12 @@ public final class JenkinsFixture implements AutoCloseable {
             return thread;
         });
         server.setExecutor(requestThreads);
-        server.createContext("/", new JenkinsRequestHandler(this, crumbIssuer));
+        withExtraHeaders(server.createContext("/", new JenkinsRequestHandler(this, crumbIssuer)));
         server.start();
-        this.url = URI.create("http://" + LoopbackPort.HOST + ":" + server.getAddress().getPort() + "/");
+        // Bound to every address, it is still reached as itself on loopback (the mite beside it in the pod does).
+        InetAddress bound = server.getAddress().getAddress();
+        String host = bound.isAnyLocalAddress() ? LoopbackPort.HOST : bound.getHostAddress();
+        this.url = URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
     }
 
     /** Starts a ready Jenkins reporting {@value #DEFAULT_VERSION} on a free loopback port. */
@@ -241,10 +260,84 @@ public final class JenkinsFixture implements AutoCloseable {
      */
     public static JenkinsFixture start(String version, Path jenkinsHome) {
         try {
-            return new JenkinsFixture(version, jenkinsHome);
+            return start(version, jenkinsHome, new InetSocketAddress(InetAddress.getByName(LoopbackPort.HOST), 0));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the Jenkins fixture on " + LoopbackPort.HOST, e);
+            throw new UncheckedIOException("cannot resolve " + LoopbackPort.HOST, e);
         }
+    }
+
+    /**
+     * As {@link #start(String, Path)}, listening on {@code bindAddress} (port 0 picks a free one): the Jenkins stand-in
+     * image listens on 0.0.0.0:8080 as Jenkins does. {@link #url()} names 127.0.0.1 when every address is bound.
+     */
+    public static JenkinsFixture start(String version, Path jenkinsHome, InetSocketAddress bindAddress) {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        try {
+            return new JenkinsFixture(version, jenkinsHome, bindAddress);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the Jenkins fixture on " + bindAddress
+                    + " (is the port taken by another process?)", e);
+        }
+    }
+
+    /**
+     * Answers every request under {@code pathPrefix} with {@code handler} instead of Jenkins' pipeline (no boot gate,
+     * no authentication, no crumb): routes a Jenkins stand-in adds that Jenkins has not. The longest prefix wins.
+     */
+    public void serve(String pathPrefix, HttpHandler handler) {
+        withExtraHeaders(server.createContext(pathPrefix, handler));
+    }
+
+    /** Adds {@code name: value} to every answer from now on, Jenkins' routes and {@link #serve} routes alike. */
+    public void headerOnEveryAnswer(String name, String value) {
+        extraHeaders.add(Map.entry(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value")));
+    }
+
+    /** Called with every successful configuration-as-code run, after it was recorded (a stand-in keeps it on disk). */
+    public void onConfigurationApplied(Consumer<AppliedConfiguration> listener) {
+        configurationListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * The apply ConfigurationAsCode#init runs while Jenkins starts (trigger {@value #BOOT_TRIGGER}): reads
+     * {@link #cascDirectory(Path)} and records the run; a ConfiguratorException makes the boot fail as
+     * ConfigurationAsCodeBootFailure does, every path answering 503 with its message.
+     *
+     * @return the ConfiguratorException message, or empty when the configuration was applied
+     */
+    public Optional<String> configureAtBoot() throws InterruptedException {
+        Optional<String> failure = configure(BOOT_TRIGGER, null);
+        failure.ifPresent(this::bootFailed);
+        return failure;
+    }
+
+    /**
+     * Job#updateNextBuildNumber: the next build of {@code jobName} gets {@code number} (Jenkins reads it from
+     * {@code jobs/<name>/nextBuildNumber} when it loads the job, so numbers go on across a restart).
+     */
+    public void nextBuildNumber(String jobName, int number) {
+        Objects.requireNonNull(jobName, "jobName");
+        if (number < 1) {
+            throw new IllegalArgumentException("next build number of " + jobName + " is " + number + "; Jenkins counts from 1");
+        }
+        synchronized (lock) {
+            lastBuildNumbers.put(jobName, number - 1);
+        }
+    }
+
+    private void withExtraHeaders(HttpContext context) {
+        context.getFilters().add(new Filter() {
+            @Override
+            public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+                extraHeaders.forEach(header -> exchange.getResponseHeaders().add(header.getKey(), header.getValue()));
+                chain.doFilter(exchange);
+            }
+
+            @Override
+            public String description() {
+                return "headers every answer carries";
+            }
+        });
     }
 
     /** The JENKINS_HOME folder it started on, if any. */
@@ -640,9 +733,11 @@ public final class JenkinsFixture implements AutoCloseable {
         if (rejection != null) {
             return Optional.of(rejection);
         }
+        AppliedConfiguration applied = new AppliedConfiguration(trigger, Instant.now(), sources);
         synchronized (lock) {
-            appliedConfigurations.add(new AppliedConfiguration(trigger, Instant.now(), sources));
+            appliedConfigurations.add(applied);
         }
+        configurationListeners.forEach(listener -> listener.accept(applied));
         return Optional.empty();
     }
 

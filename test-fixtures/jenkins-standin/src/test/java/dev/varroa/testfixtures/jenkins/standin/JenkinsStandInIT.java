@@ -1,0 +1,194 @@
+package dev.varroa.testfixtures.jenkins.standin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.protocol.builds.v1.BuildEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The stand-in as the image runs it, in this JVM on a free port: the environment the operator renders for Jenkins. */
+class JenkinsStandInIT {
+
+    private static final String AUDIENCE = "spiffe://varroa.dev/ns/team-a/controller/ci/uid/6f1c2d3e-0000-4000-8000-000000000001";
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path pod;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final OperatorKey operator = operatorKey();
+    private MiteLoopbackRecorder mite;
+    private Map<String, String> env;
+    private JenkinsStandIn standIn;
+
+    @BeforeEach
+    void arrangeThePod() throws Exception {
+        Path casc = Files.createDirectories(pod.resolve("casc"));
+        Files.writeString(casc.resolve("jenkins.yaml"), "jenkins:\n  systemMessage: stand-in\n");
+        operator.writePublicPem(pod.resolve("public.pem"));
+        mite = MiteLoopbackRecorder.start(pod.resolve("loopback-token"), "loopback-secret");
+        env = new HashMap<>(Map.of(
+                "JENKINS_HOME", pod.resolve("jenkins-home").toString(),
+                "CASC_JENKINS_CONFIG", casc.toString(),
+                "VARROA_JWT_PUBLIC_KEY_FILE", pod.resolve("public.pem").toString(),
+                "VARROA_CONTROLLER_NAMESPACE", "team-a",
+                "VARROA_CONTROLLER_NAME", "ci",
+                "VARROA_CONTROLLER_UID", "6f1c2d3e-0000-4000-8000-000000000001",
+                "CONTROLLER_NAMESPACE", "team-a",
+                "CONTROLLER_NAME", "ci"));
+        env.putAll(Map.of(
+                "VARROA_LOOPBACK_URL", mite.url(),
+                "VARROA_LOOPBACK_TOKEN_FILE", pod.resolve("loopback-token").toString(),
+                StandInSettings.BIND_HOST_VARIABLE, "127.0.0.1",
+                StandInSettings.HTTP_PORT_VARIABLE, "0"));
+        standIn = JenkinsStandIn.start(StandInSettings.fromEnvironment(env));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (standIn != null) {
+            standIn.close();
+        }
+        mite.close();
+    }
+
+    @Test
+    void answersTheLoginProbeAndSaysItIsAStandInEverywhere() throws Exception {
+        HttpResponse<String> login = get("login", null);
+        HttpResponse<String> page = get("varroa-standin/", null);
+
+        assertThat(login.statusCode()).isEqualTo(200);
+        assertThat(login.headers().firstValue("X-Jenkins")).isPresent();
+        assertThat(login.headers().firstValue(StandInBanner.HEADER)).contains(StandInBanner.HEADER_VALUE);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("<title>Varroa Jenkins stand-in (not Jenkins)</title>");
+        assertThat(page.headers().firstValue(StandInBanner.HEADER)).contains(StandInBanner.HEADER_VALUE);
+    }
+
+    @Test
+    void appliesTheCascFolderAtBootAndVerifiesTheOperatorsToken() throws Exception {
+        HttpResponse<String> withToken = get("api/json", operator.token(AUDIENCE));
+        HttpResponse<String> otherController = get("api/json",
+                operator.token(AUDIENCE.replace("controller/ci", "controller/other")));
+        HttpResponse<String> anonymous = get("api/json", null);
+        HttpResponse<String> forged = get("api/json", new OperatorKey().token(AUDIENCE));
+
+        assertThat(standIn.jenkins().lastAppliedConfiguration()).hasValueSatisfying(applied -> {
+            assertThat(applied.trigger()).isEqualTo("startup");
+            assertThat(applied.sources()).singleElement().satisfies(source ->
+                    assertThat(source.yaml()).contains("systemMessage: stand-in"));
+        });
+        assertThat(withToken.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(withToken.body()).path("useSecurity").asBoolean()).isTrue();
+        assertThat(otherController.statusCode()).isEqualTo(401);
+        assertThat(anonymous.statusCode()).isEqualTo(403);
+        assertThat(forged.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void playsABuildThroughThePluginCoreToTheMitesLoopbackListener() throws Exception {
+        HttpResponse<String> started = post("varroa-standin/builds?job=team/app&lines=120");
+        assertThat(started.statusCode()).isEqualTo(201);
+        String runId = JSON.readTree(started.body()).path("runId").asText();
+        assertThat(started.headers().firstValue("Location")).contains("/varroa-standin/builds/" + runId);
+
+        await().atMost(DEADLINE).until(() -> mite.logComplete(runId) && mite.events(runId).stream()
+                .anyMatch(BuildEvent::hasRunFinalized));
+        List<BuildEvent> events = mite.events(runId);
+        assertThat(events).extracting(BuildEvent::getSequence).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(events.get(0).hasRunQueued()).isTrue();
+        assertThat(events.get(1).getRunStarted().getBuildNumber()).isEqualTo(1);
+        assertThat(events).extracting(BuildEvent::getJob).containsOnly("team/app");
+        assertThat(events.get(8).getRunFinalized().getResult()).isEqualTo("SUCCESS");
+        Path log = pod.resolve("jenkins-home/jobs/team/jobs/app/builds/1/log");
+        assertThat(mite.log(runId)).isEqualTo(Files.readAllBytes(log));
+        assertThat(Files.readAllLines(log)).hasSize(120).last().isEqualTo("Finished: SUCCESS");
+        JsonNode run = JSON.readTree(get("varroa-standin/builds/" + runId, null).body());
+        assertThat(run.path("state").asText()).isEqualTo("finished");
+        assertThat(run.path("result").asText()).isEqualTo("SUCCESS");
+    }
+
+    @Test
+    void refusesABuildOfANameJenkinsWouldRefuse() throws Exception {
+        HttpResponse<String> refused = post("varroa-standin/builds?job=team/../app");
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("Jenkins#checkGoodName");
+    }
+
+    @Test
+    void keepsAgentsBuildNumbersAndConfigurationOnTheSameHomeAndAbortsTheInterruptedRun() throws Exception {
+        String secret = standIn.jenkins().addAgent("linux-1");
+        HttpResponse<String> first = post("varroa-standin/builds?job=app&lines=100&seconds=60");
+        String interrupted = JSON.readTree(first.body()).path("runId").asText();
+        await().atMost(DEADLINE).until(() -> mite.events(interrupted).stream().anyMatch(BuildEvent::hasStageStarted));
+        JsonNode computers = JSON.readTree(get("computer/api/json?depth=1", operator.token(AUDIENCE)).body());
+        assertThat(computers.path("computer").get(0).path("oneOffExecutors").get(0).path("idle").asBoolean()).isFalse();
+
+        standIn.close();
+        standIn = null;
+        standIn = JenkinsStandIn.start(StandInSettings.fromEnvironment(env));
+
+        assertThat(standIn.jenkins().agents()).containsExactly("linux-1");
+        assertThat(standIn.jenkins().agentSecret("linux-1")).isEqualTo(secret);
+        await().atMost(DEADLINE).until(() -> mite.events(interrupted).stream().anyMatch(BuildEvent::hasRunFinalized));
+        assertThat(mite.events(interrupted).stream().filter(BuildEvent::hasRunFinalized).findFirst().orElseThrow()
+                .getRunFinalized().getResult()).isEqualTo("ABORTED");
+        HttpResponse<String> second = post("varroa-standin/builds?job=app&lines=3");
+        assertThat(JSON.readTree(second.body()).path("number").asInt()).isEqualTo(2);
+        JsonNode status = JSON.readTree(get("varroa-standin/api/json", null).body());
+        assertThat(status.path("appliedConfigurations").findValuesAsText("trigger")).containsExactly("startup", "startup");
+        assertThat(status.path("agents").get(0).asText()).isEqualTo("linux-1");
+    }
+
+    @Test
+    void failsTheBootAsJenkinsDoesWhenTheCascPathIsMissing() throws Exception {
+        standIn.close();
+        env.put("CASC_JENKINS_CONFIG", pod.resolve("no-such-folder").toString());
+        standIn = JenkinsStandIn.start(StandInSettings.fromEnvironment(env));
+
+        HttpResponse<String> login = get("login", null);
+
+        assertThat(login.statusCode()).isEqualTo(503);
+        assertThat(login.body()).contains("Jenkins failed to start", "no-such-folder");
+    }
+
+    private HttpResponse<String> get(String path, String bearer) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(standIn.url() + path)).GET();
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(standIn.url() + path))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static OperatorKey operatorKey() {
+        try {
+            return new OperatorKey();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
