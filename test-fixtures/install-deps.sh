@@ -5,7 +5,7 @@
 # with the OS user the PostgreSQL fixture runs it as, and the OpenID provider the identity tests log in through
 # (zitadel/oidc's example server, built from Go modules), and Debian's chromium with a font for the dashboard's
 # browser tests (driven by playwright-core from npm, which never downloads a browser of its own), and rsync for the
-# JENKINS_HOME move's copy tests.
+# JENKINS_HOME move's copy tests, and what the real node needs (test-fixtures/node/install.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -40,3 +40,5 @@ fi
 "$here/kube/snapshot-crds.sh"
 "$here/helm/install.sh"
 "$here/oidc/install.sh"
+# the real node: containerd, runc, kubelet, kube-proxy, the scheduler and controller manager, CoreDNS, the volume stack
+"$here/node/install.sh"

@@ -28,11 +28,27 @@ stop_process() {
   rm -f "$NODE_DIR/pids/$name"
 }
 
-# 1. While kubelet runs it tears pods down properly (CNI DEL, unmounts): stop what makes pods, then delete them.
+# 1. While kubelet runs it tears pods down properly (CNI DEL, unmounts): stop what makes pods, then delete them;
+#    the node's own namespaces last, since the volume driver must outlive the pods that use its volumes.
+node_namespaces=(kube-system varroa-test-csi)
+delete_workloads() { # namespace...
+  local ns
+  for ns in "$@"; do
+    node_kubectl -n "$ns" delete deployment,statefulset,daemonset,replicaset,job,cronjob --all --wait=false >/dev/null 2>&1
+    node_kubectl -n "$ns" delete pods --all --grace-period=2 --wait=false >/dev/null 2>&1
+  done
+}
+no_pods_in() { # namespace...
+  local ns
+  for ns in "$@"; do [[ -z $(node_kubectl -n "$ns" get pods --no-headers 2>/dev/null) ]] || return 1; done
+}
 if node_pid kubelet >/dev/null && node_api_ready; then
-  node_kubectl delete deployment,statefulset,daemonset,replicaset,job,cronjob --all -A --wait=false >/dev/null 2>&1
-  node_kubectl delete pods --all -A --grace-period=2 --wait=false >/dev/null 2>&1
-  wait_until 90 no_pods_left || say "pods still there after 90 s: removing them the hard way"
+  mapfile -t workload_namespaces < <(node_kubectl get namespaces -o name 2>/dev/null | sed 's#^namespace/##' \
+    | grep -vxF -e kube-system -e varroa-test-csi)
+  delete_workloads "${workload_namespaces[@]}"
+  wait_until 120 no_pods_in "${workload_namespaces[@]}" || say "workload pods still there after 120 s"
+  delete_workloads "${node_namespaces[@]}"
+  wait_until 60 no_pods_left || say "pods still there after 60 s: removing them the hard way"
 fi
 
 # 2. The processes, in reverse start order; then kube-proxy's own cleanup of its KUBE-* chains.

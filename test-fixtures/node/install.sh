@@ -141,4 +141,7 @@ binary_image coredns "v${COREDNS_VERSION}" "$coredns_bin" 0
 # up.sh reads which images to import and which sandbox image to name
 printf 'localhost/pause:%s\n' "$pause_key" > "$NODE_CACHE/images/pause.ref"
 printf 'localhost/coredns:v%s\n' "$COREDNS_VERSION" > "$NODE_CACHE/images/coredns.ref"
-say "ready: ${COMPONENTS[*]} in $DEST; CoreDNS and pause images in $NODE_CACHE/images"
+exec 8>&-
+# the volume stack (CSI driver, provisioner, snapshotter) up.sh deploys
+"$here/csi/install.sh"
+say "ready: ${COMPONENTS[*]} in $DEST; CoreDNS, pause and the volume stack's images in $NODE_CACHE"
