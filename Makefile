@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: node-up node-down node-check deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page bench-hibernation clean
+.PHONY: node-up node-down node-check test-real-node deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page bench-hibernation clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -23,13 +23,25 @@ demo-check: build
 	$(LOCAL_RUN) --check
 
 # Every test: the Maven reactor (unit tests and ITs against real servers, the chart's ITs), then the images
-# built and run (each entrypoint in a chroot) and rebuilt to prove the same digests.
+# built and run (each entrypoint in a chroot) and rebuilt to prove the same digests, then the test images (what the
+# chart pulls from upstream, and the Jenkins stand-in), and last the real-node tests: the chart installed with helm on
+# a real node running those images (docs/testing.md), inside node/check.sh, which fails when the node left anything
+# behind on the machine.
 # -T 2: modules off one another's path (api, bundle-composer, plugin, update-center beside recorder, gateway, mite)
 # build side by side; the reactor still orders every module after what it depends on, test-jars included.
 test: deps
 	$(MVN) -T 2 install
-	IMAGES_FROM_INSTALLED=true bin/images/build.sh && IMAGES_FROM_INSTALLED=true bin/images/check.sh; rc=$$?; \
+	IMAGES_FROM_INSTALLED=true bin/images/build.sh && IMAGES_FROM_INSTALLED=true bin/images/check.sh \
+	  && test-fixtures/images/build.sh && IMAGES_FROM_INSTALLED=true test-fixtures/images/jenkins-standin.sh \
+	  && $(REAL_NODE_TESTS); rc=$$?; \
 	  bin/images/registry.sh stop; exit $$rc
+
+# The tests tagged real-node (WithRealNode), on a node brought up for them and taken down after, checked to leave nothing.
+REAL_NODE_TESTS = bash test-fixtures/node/check.sh $(MVN) -o -pl test-fixtures,reconcilers surefire:test \
+	-Dvarroa.test.excludedGroups= -Dgroups=real-node
+
+test-real-node:
+	$(REAL_NODE_TESTS)
 
 # The components' images (bin/images/images.tsv), built by Jib on a base assembled from Debian packages and a
 # jlinked Java 17, pushed to $$IMAGE_REGISTRY/varroa/<name>:<version> or, unset, to a docker-registry started on

@@ -18,6 +18,7 @@ import dev.varroa.operator.hooks.WebhookSecret;
 import dev.varroa.operator.hooks.WebhookSettings;
 import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
+import dev.varroa.operator.install.InstallationOwner;
 import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.render.InstallationDefaults;
@@ -368,7 +369,8 @@ public final class VarroaOperator implements AutoCloseable {
     Set<String> plainHttp = Arrays.stream(env.getOrDefault("VARROA_PLAIN_HTTP_REGISTRIES", "").split(","))
         .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
     Optional<LeaderPodLabel> leaderLabel = Optional.ofNullable(env.get("POD_NAME")).filter(n -> !n.isBlank())
-        .map(pod -> new LeaderPodLabel(client, namespace, pod));
+        .map(pod -> new LeaderPodLabel(client, namespace, pod,
+            () -> new InstallationOwner(client, lease).adoptLease(LEASE_NAME)));
     HibernationSettings hibernation = HibernationSettings.fromEnv(env, Optional.of(namespace));
     VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
         ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,

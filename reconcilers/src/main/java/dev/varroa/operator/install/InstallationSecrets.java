@@ -2,9 +2,7 @@ package dev.varroa.operator.install;
 
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -24,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates the installation's Secrets at the operator's start when they are missing, so an install needs
  * no manual step; an existing Secret is never overwritten (a user may bring their own CA). Several replicas
- * may start at once: a create that loses the race reads the winner's Secret. What the operator made is owned by the
- * chart's operator ServiceAccount, so `helm uninstall` takes it away with the release (a user's own Secret stays).
+ * may start at once: a create that loses the race reads the winner's Secret. What the operator made belongs to the
+ * {@link InstallationOwner}, so `helm uninstall` takes it away with the release (a user's own Secret stays).
  */
 public final class InstallationSecrets {
   public static final String CA_SECRET = "varroa-ca";
@@ -46,14 +44,13 @@ public final class InstallationSecrets {
   public static final String KEY_RECORDER_PASSWORD = "recorder-password";
   public static final String WEBHOOK_KEY = "token";
   static final String MANAGED_BY = "varroa-operator";
-  /** The chart's ServiceAccount of the operator: lives exactly as long as the release. */
-  public static final String OWNER_SERVICE_ACCOUNT = "varroa-operator";
 
   private static final Logger LOG = LoggerFactory.getLogger(InstallationSecrets.class);
 
   private final KubernetesClient client;
   private final InstallationSettings settings;
   private final Clock clock;
+  private final InstallationOwner installationOwner;
 
   /** The CA certificate the mites trust and the key Jenkins tokens are signed with. */
   public record Material(String caCertificatePem, JenkinsTokenIssuer jenkinsTokens) {}
@@ -62,6 +59,7 @@ public final class InstallationSecrets {
     this.client = client;
     this.settings = settings;
     this.clock = clock;
+    this.installationOwner = new InstallationOwner(client, settings.namespace());
   }
 
   /** Ensures every Secret of this mode exists (and the NATS certificate covers its names); returns the material. */
@@ -138,7 +136,7 @@ public final class InstallationSecrets {
 
   private Secret ensure(String name, java.util.function.Supplier<Map<String, String>> contents) {
     var secrets = client.secrets().inNamespace(settings.namespace());
-    Optional<OwnerReference> owner = owner();
+    Optional<OwnerReference> owner = installationOwner.reference();
     Secret existing = secrets.withName(name).get();
     if (existing != null) {
       return adopt(existing, owner);
@@ -159,29 +157,12 @@ public final class InstallationSecrets {
     }
   }
 
-  /** The operator ServiceAccount as owner; none where the operator runs without the chart (a local run). */
-  private Optional<OwnerReference> owner() {
-    ServiceAccount account = client.serviceAccounts().inNamespace(settings.namespace()).withName(OWNER_SERVICE_ACCOUNT)
-        .get();
-    return Optional.ofNullable(account).map(a -> new OwnerReferenceBuilder().withApiVersion("v1")
-        .withKind("ServiceAccount").withName(a.getMetadata().getName()).withUid(a.getMetadata().getUid()).build());
-  }
-
   /** An installation Secret an older operator made without an owner gets one; anything else is left as it is. */
   private Secret adopt(Secret existing, Optional<OwnerReference> owner) {
     boolean ours = MANAGED_BY.equals(Optional.ofNullable(existing.getMetadata().getLabels())
         .map(l -> l.get("app.kubernetes.io/managed-by")).orElse(null));
-    boolean owned = existing.getMetadata().getOwnerReferences() != null
-        && !existing.getMetadata().getOwnerReferences().isEmpty();
-    if (!ours || owned || owner.isEmpty()) {
-      return existing;
-    }
-    Secret patched = client.secrets().inNamespace(settings.namespace()).withName(existing.getMetadata().getName())
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(
-            Map.of("metadata", Map.of("ownerReferences", List.of(owner.get())))));
-    LOG.info("event=installation_secret_adopted secret={}/{} owner=ServiceAccount/{}", settings.namespace(),
-        existing.getMetadata().getName(), OWNER_SERVICE_ACCOUNT);
-    return patched;
+    return ours ? installationOwner.adopt(client.secrets().inNamespace(settings.namespace())
+        .withName(existing.getMetadata().getName()), existing, owner) : existing;
   }
 
   static String value(Secret secret, String key) {

@@ -18,11 +18,18 @@ public final class LeaderPodLabel {
   private final KubernetesClient client;
   private final String namespace;
   private final String podName;
+  private final Runnable whenLeading;
 
   public LeaderPodLabel(KubernetesClient client, String namespace, String podName) {
+    this(client, namespace, podName, () -> { });
+  }
+
+  /** With {@code whenLeading}: what else the new leader does first (the Lease given its installation owner). */
+  public LeaderPodLabel(KubernetesClient client, String namespace, String podName, Runnable whenLeading) {
     this.client = client;
     this.namespace = namespace;
     this.podName = podName;
+    this.whenLeading = whenLeading;
   }
 
   /** The lease holder identity: the pod's name. */
@@ -32,7 +39,10 @@ public final class LeaderPodLabel {
 
   /** Callbacks for the lease: label on becoming leader, unlabel when another replica leads. */
   public LeaderCallbacks callbacks() {
-    return new LeaderCallbacks(() -> set(true), () -> set(false), leader -> {
+    return new LeaderCallbacks(() -> {
+      set(true);
+      whenLeading.run();
+    }, () -> set(false), leader -> {
       if (!podName.equals(leader)) {
         set(false);
       }

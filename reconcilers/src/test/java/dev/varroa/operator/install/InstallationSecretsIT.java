@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nats.client.Nats;
 import io.nats.client.Options;
@@ -98,7 +99,7 @@ class InstallationSecretsIT {
     client.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("varroa-webhook-secret")
         .endMetadata().withStringData(Map.of("token", "the user's")).build()).create();
     ServiceAccount account = client.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName(InstallationSecrets.OWNER_SERVICE_ACCOUNT).endMetadata().build()).create();
+        .withNewMetadata().withName(InstallationOwner.SERVICE_ACCOUNT).endMetadata().build()).create();
 
     ensure(client, settings(ns, InstallMode.FULL, List.of()));
 
@@ -110,6 +111,27 @@ class InstallationSecretsIT {
           });
     }
     assertThat(secret(client, ns, "varroa-webhook-secret").getMetadata().getOwnerReferences()).isEmpty();
+  }
+
+  @Test
+  void theLeaderGivesTheLeaseTheSameOwner(KubeApiServer kube) {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+    client.leases().inNamespace(ns).resource(new LeaseBuilder().withNewMetadata().withName("varroa-operator")
+        .endMetadata().withNewSpec().withHolderIdentity("varroa-operator-7d9f-abcde").endSpec().build()).create();
+    InstallationOwner owner = new InstallationOwner(client, ns);
+
+    owner.adoptLease("varroa-operator");
+    assertThat(client.leases().inNamespace(ns).withName("varroa-operator").get().getMetadata().getOwnerReferences())
+        .as("no ServiceAccount yet: nothing to own it").isEmpty();
+
+    ServiceAccount account = client.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName(InstallationOwner.SERVICE_ACCOUNT).endMetadata().build()).create();
+    owner.adoptLease("varroa-operator");
+    assertThat(client.leases().inNamespace(ns).withName("varroa-operator").get().getMetadata().getOwnerReferences())
+        .singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(account.getMetadata().getUid()));
+    assertThat(client.leases().inNamespace(ns).withName("varroa-operator").get().getSpec().getHolderIdentity())
+        .isEqualTo("varroa-operator-7d9f-abcde");
   }
 
   @Test
