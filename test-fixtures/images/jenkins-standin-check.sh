@@ -13,7 +13,7 @@ set -euo pipefail
 repo_root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=bin/images/common.sh
 source "$repo_root/bin/images/common.sh"
-for tool in umoci jq unshare chroot curl; do need "$tool"; done
+for tool in umoci jq unshare chroot curl pgrep; do need "$tool"; done
 [[ $(id -u) -eq 0 ]] || die "the check switches to the image's user 1000 in a chroot, which only root can do"
 
 ref=${1:-$images_cache/images/jenkins-standin/oci:$(image_tag)}
@@ -23,7 +23,16 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/varroa-standin-check-XXXXXX")
 server_pid=
 cleanup() {
   if [[ -n $server_pid ]]; then
-    kill "$server_pid" 2>/dev/null || true
+    # unshare ignores SIGTERM and its --kill-child does not survive chroot's change of user: stop its child, the
+    # stand-in (PID 1 of its namespace, with a SIGTERM handler), and unshare follows it; SIGKILL after 10 s
+    local child waited=0
+    child=$(pgrep -P "$server_pid") || child=
+    [[ -z $child ]] || kill -TERM $child 2>/dev/null || true
+    while kill -0 "$server_pid" 2>/dev/null && (( waited < 20 )); do sleep 0.5; waited=$((waited + 1)); done
+    if kill -0 "$server_pid" 2>/dev/null; then
+      [[ -z $child ]] || kill -KILL $child 2>/dev/null || true
+      kill -KILL "$server_pid" 2>/dev/null || true
+    fi
     wait "$server_pid" 2>/dev/null || true
   fi
   # the chroot's /proc and /dev were mounted in a private namespace that ended with it; nothing is left mounted here
@@ -46,12 +55,14 @@ mapfile -t image_env < <(jq -r '.process.env[]' "$spec")
 
 # Runs a command in the rootfs as 1000:1000 with the image's environment plus NAME=VALUE arguments given before --.
 # The mount and PID namespaces end with the command (--kill-child: stopping unshare stops what it started).
+# Call it only in a subshell: it execs.
 run_in_image() {
   local -a extra=()
   while [[ $1 != -- ]]; do extra+=("$1"); shift; done
   shift
   mkdir -p "$rootfs/proc" "$rootfs/dev"
-  unshare --mount --pid --fork --kill-child bash -c \
+  # exec: every caller runs this in a subshell ($(...) or &), so the server's $! is unshare itself
+  exec unshare --mount --pid --fork --kill-child bash -c \
     'root=$1; shift; mount --rbind /dev "$root/dev" && mount -t proc proc "$root/proc" && exec "$@"' \
     run-in-image "$rootfs" "$(command -v env)" -i "${image_env[@]}" "${extra[@]}" "$(command -v chroot)" \
     --userspec=1000:1000 "$rootfs" "$@" < /dev/null
