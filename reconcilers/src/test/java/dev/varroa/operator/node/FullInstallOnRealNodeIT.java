@@ -8,6 +8,8 @@ import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.demo.ExampleCluster;
 import dev.varroa.testfixtures.node.RealNode;
 import dev.varroa.testfixtures.node.WithRealNode;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,6 +27,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +51,7 @@ class FullInstallOnRealNodeIT {
   /** operator 2, gateway 2, NATS 1, recorder 2, dashboard 1, and the test services: PostgreSQL, OIDC, S3. */
   private static final int COMPONENT_PODS = 11;
   private static final String JOB = "node-e2e";
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private RealNode node;
   private KubernetesClient client;
@@ -188,6 +195,135 @@ class FullInstallOnRealNodeIT {
     await("the console log of " + JOB + " in the blob store").atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
             assertThat(RecordStore.blobKeys(s3)).isNotEmpty());
+  }
+
+  @Test
+  @Order(4)
+  void theJenkinsPodDeletedMidBuildComesBackOnItsVolumeWithItsState() throws Exception {
+    Pod before = sandboxPod();
+    String claimVolume = homeVolume();
+    play(before, "restarted-mid-build", 600, 60);
+    JsonNode ahead = standInStatus(before);
+    assertThat(ahead.path("appliedConfigurations")).isNotEmpty();
+
+    client.pods().inNamespace("ci").withName(before.getMetadata().getName()).delete();
+    await("a new Jenkins pod Ready").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+      Pod now = client.pods().inNamespace("ci").withName(before.getMetadata().getName()).get();
+      return now != null && !now.getMetadata().getUid().equals(before.getMetadata().getUid()) && VarroaRelease.ready(now);
+    });
+    awaitConnected();
+
+    Pod after = sandboxPod();
+    assertThat(homeVolume()).as("the same PersistentVolume under JENKINS_HOME").isEqualTo(claimVolume);
+    JsonNode state = standInStatus(after);
+    // what Jenkins wrote to JENKINS_HOME before the kill is there: the configurations applied then, and the run
+    // the kill cut short, finished as ABORTED at the start, as Jenkins does with a build it finds interrupted
+    assertThat(state.path("appliedConfigurations").size())
+        .isGreaterThanOrEqualTo(ahead.path("appliedConfigurations").size());
+    assertThat(state.path("runs").findValuesAsText("job")).contains("restarted-mid-build");
+    JsonNode interrupted = StreamSupport.stream(state.path("runs").spliterator(), false)
+        .filter(r -> r.path("job").asText().equals("restarted-mid-build")).findFirst().orElseThrow();
+    assertThat(interrupted.path("result").asText()).isEqualTo("ABORTED");
+  }
+
+  @Test
+  @Order(5)
+  void theLeaderKilledAnotherOperatorLeadsWithoutRewritingTheController() throws Exception {
+    Map<String, String> versions = controllerObjectVersions();
+    Pod leader = client.pods().inNamespace(NAMESPACE).withLabel(LeaderPodLabel.LABEL, "true").list().getItems().get(0);
+
+    client.pods().inNamespace(NAMESPACE).withName(leader.getMetadata().getName()).withGracePeriod(0).delete();
+    await("another operator pod leads").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() ->
+        client.pods().inNamespace(NAMESPACE).withLabel(LeaderPodLabel.LABEL, "true").list().getItems().stream()
+            .anyMatch(p -> !p.getMetadata().getName().equals(leader.getMetadata().getName())));
+    // the new leader's first pass over a settled Controller writes nothing: same resourceVersions
+    Controller sandbox = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get();
+    await("the new leader reconciled ci/sandbox").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> !client.resources(Controller.class).inNamespace("ci").withName("sandbox").get().getStatus()
+            .lastReconciledAt.equals(sandbox.getStatus().lastReconciledAt));
+    assertThat(controllerObjectVersions()).isEqualTo(versions);
+  }
+
+  @Test
+  @Order(6)
+  void theGatewayHoldingTheStreamKilledDuringABuildLosesNoEventAndDuplicatesNone() throws Exception {
+    Pod jenkins = sandboxPod();
+    String holder = streamHolder();
+    JsonNode run = play(jenkins, "gateway-killed", 2000, 20);
+    client.pods().inNamespace(NAMESPACE).withName(holder).withGracePeriod(0).delete();
+    await("the mite's stream held by another gateway").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions().until(() -> !streamHolder().equals(holder));
+
+    String postgres = TestServices.clusterIp(client, NAMESPACE, "varroa-test-postgres");
+    await("the run finalized in PostgreSQL").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions().untilAsserted(() ->
+            assertThat(RecordStore.results(postgres, "gateway-killed")).containsExactly("SUCCESS"));
+    JsonNode played = standInRun(jenkins, run.path("runId").asText());
+    RecordStore.RunCounts counts = RecordStore.counts(postgres, "gateway-killed");
+    assertThat(counts.runs()).as("one run row").isEqualTo(1);
+    assertThat(counts.stages()).as("each stage once").isEqualTo(2);
+    assertThat(counts.finalized()).as("finalized").isTrue();
+    String s3 = TestServices.clusterIp(client, NAMESPACE, "varroa-test-s3");
+    await("every log byte in the blob store").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions().untilAsserted(() -> assertThat(RecordStore.logBytes(s3, counts.controllerUid(),
+            counts.runId())).isEqualTo(played.path("logBytes").asLong()));
+  }
+
+  private Pod sandboxPod() {
+    return client.pods().inNamespace("ci").list().getItems().stream()
+        .filter(p -> p.getMetadata().getName().startsWith("sandbox-")).findFirst().orElseThrow();
+  }
+
+  private String homeVolume() {
+    return client.persistentVolumeClaims().inNamespace("ci").list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith("jenkins-home-sandbox-")).findFirst().orElseThrow()
+        .getSpec().getVolumeName();
+  }
+
+  private void awaitConnected() {
+    await("Controller ci/sandbox Connected").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(() -> assertThat(client.resources(Controller.class).inNamespace("ci").withName("sandbox").get()
+            .getStatus().phase).isEqualTo(ControllerStatus.Phase.Connected));
+  }
+
+  /** The gateway pod holding the mite's stream, from the MiteConnected condition. */
+  private String streamHolder() {
+    Controller sandbox = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get();
+    String message = sandbox.getStatus().conditions.stream().filter(c -> c.getType().equals("MiteConnected")
+        && c.getStatus().equals("True")).findFirst().orElseThrow().getMessage();
+    Matcher gateway = Pattern.compile("gateway (\\S+) holds").matcher(message);
+    assertThat(gateway.find()).as("MiteConnected names the gateway: %s", message).isTrue();
+    return gateway.group(1);
+  }
+
+  private Map<String, String> controllerObjectVersions() {
+    Map<String, String> versions = new TreeMap<>();
+    client.apps().statefulSets().inNamespace("ci").list().getItems()
+        .forEach(o -> versions.put("StatefulSet/" + name(o), o.getMetadata().getResourceVersion()));
+    client.services().inNamespace("ci").list().getItems()
+        .forEach(o -> versions.put("Service/" + name(o), o.getMetadata().getResourceVersion()));
+    client.configMaps().inNamespace("ci").list().getItems()
+        .forEach(o -> versions.put("ConfigMap/" + name(o), o.getMetadata().getResourceVersion()));
+    client.serviceAccounts().inNamespace("ci").list().getItems()
+        .forEach(o -> versions.put("ServiceAccount/" + name(o), o.getMetadata().getResourceVersion()));
+    return versions;
+  }
+
+  /** Plays a build in the stand-in (its loopback-only route, through a shell in the Jenkins container). */
+  private JsonNode play(Pod jenkins, String job, int lines, int seconds) throws Exception {
+    String answer = PodExec.run(client, jenkins, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f", "-X", "POST",
+        "http://127.0.0.1:8080/varroa-standin/builds?job=" + job + "&lines=" + lines + "&seconds=" + seconds);
+    return JSON.readTree(answer);
+  }
+
+  private JsonNode standInStatus(Pod jenkins) throws Exception {
+    return JSON.readTree(PodExec.run(client, jenkins, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f",
+        "http://127.0.0.1:8080/varroa-standin/api/json"));
+  }
+
+  private JsonNode standInRun(Pod jenkins, String runId) throws Exception {
+    return JSON.readTree(PodExec.run(client, jenkins, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f",
+        "http://127.0.0.1:8080/varroa-standin/builds/" + runId));
   }
 
   /** gitops-examples/varroa/, the minimal Controller only, its version profile's image the Jenkins stand-in. */
