@@ -264,7 +264,8 @@ assemble() {
   work=
 }
 
-select_registry
+# 9>&-: the registry outlives this script and must not hold its lock
+select_registry 9>&-
 
 rows=$(test_image_rows)
 [[ -n $rows ]] || die "no test image to build (test-images.tsv${TEST_IMAGES:+, TEST_IMAGES=$TEST_IMAGES})"

@@ -8,6 +8,7 @@
 #            authentication and JetStream;
 #   postgres the first start initialises PGDATA and the role, database and init script from the environment; psql
 #            logs in with the passwords (and not with a wrong one); a second start keeps the data and the password;
+#            a failing init script stops the first start;
 #   oidc     discovery names the ISSUER given, the JWKS answers, the login page of the users file is served;
 #   s3       a signed PUT and GET of an object (curl --aws-sigv4) with the environment's credentials, a wrong
 #            secret refused, the object on the volume.
@@ -105,6 +106,15 @@ wait_until() {
   shift
   until "$@" > /dev/null 2>&1; do
     kill -0 "$pid" 2> /dev/null || return 1
+    (( SECONDS < deadline )) || return 1
+    sleep 0.2
+  done
+}
+
+# True when the process ends before the deadline.
+ended_within() {
+  local deadline=$((SECONDS + start_deadline_seconds))
+  while kill -0 "$1" 2> /dev/null; do
     (( SECONDS < deadline )) || return 1
     sleep 0.2
   done
@@ -238,6 +248,20 @@ check_postgres() {
     pass postgres "a second start on the same volume keeps the data and the first password"
   else
     fail postgres "after a restart on the same volume the data or the password is gone: $(tail -n 5 "$scratch/postgres-again.log")"
+  fi
+  stop_image "$pid"
+  # a failing init script stops the first start, with the error in the log
+  mkdir -p "$scratch/postgres-init-bad"
+  echo "CREATE ROLE varroa_dashboard LOGIN PASSWORD 'x' NO_SUCH_OPTION;" > "$scratch/postgres-init-bad/10-broken.sql"
+  chmod -R a+rX "$scratch/postgres-init-bad"
+  volumes=("$(empty_dir "$scratch/postgres-data-bad"):/var/lib/postgresql/data" "$run:/var/run/postgresql"
+    "$scratch/postgres-init-bad:/docker-entrypoint-initdb.d")
+  start_in_image postgres "$bundle" "$scratch/postgres-bad.log"
+  pid=$started_pid
+  if ended_within "$pid" && ! wait "$pid" && grep -q '10-broken.sql failed' "$scratch/postgres-bad.log"; then
+    pass postgres "a failing init script stops the first start and the log names it"
+  else
+    fail postgres "a failing init script did not stop the start: $(tail -n 3 "$scratch/postgres-bad.log")"
   fi
   stop_image "$pid"
 }
