@@ -64,12 +64,14 @@ class FullInstallOnRealNodeIT {
     this.client = node.adminClient();
     this.images = NodeImages.pushed();
     this.release = new VarroaRelease(node, NAMESPACE);
-    // what an aborted earlier run left (a developer's node from `make node-up`) goes first
+    // what an earlier run left (a developer's node from `make node-up`) goes first, and images rebuilt since
     if (client.secrets().inNamespace(NAMESPACE).withLabel("owner", "helm").list().getItems().stream()
         .anyMatch(s -> s.getMetadata().getName().startsWith("sh.helm.release.v1." + VarroaRelease.NAME + "."))) {
       deleteExampleControllers();
       release.uninstall();
     }
+    deleteNamespaces();
+    node.forgetImages(images.all());
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .serverSideApply();
     TestServices.apply(client, images, NAMESPACE);
@@ -122,6 +124,14 @@ class FullInstallOnRealNodeIT {
 
   private static String name(HasMetadata object) {
     return object.getMetadata().getName();
+  }
+
+  private void deleteNamespaces() {
+    for (String namespace : List.of("ci", NAMESPACE)) {
+      client.namespaces().withName(namespace).delete();
+      await("namespace " + namespace + " gone").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+          .until(() -> client.namespaces().withName(namespace).get() == null);
+    }
   }
 
   private void deleteExampleControllers() {
@@ -265,8 +275,7 @@ class FullInstallOnRealNodeIT {
     assertThat(counts.finalized()).as("finalized").isTrue();
     String s3 = TestServices.clusterIp(client, NAMESPACE, "varroa-test-s3");
     await("every log byte in the blob store").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptions().untilAsserted(() -> assertThat(RecordStore.logBytes(s3, counts.controllerUid(),
-            counts.runId())).isEqualTo(played.path("logBytes").asLong()));
+        .ignoreExceptions().untilAsserted(() -> assertThat(RecordStore.logBytes(s3, "ci", "sandbox", counts.runId())).isEqualTo(played.path("logBytes").asLong()));
   }
 
   private Pod sandboxPod() {
@@ -289,8 +298,8 @@ class FullInstallOnRealNodeIT {
   /** The gateway pod holding the mite's stream, from the MiteConnected condition. */
   private String streamHolder() {
     Controller sandbox = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get();
-    String message = sandbox.getStatus().conditions.stream().filter(c -> c.getType().equals("MiteConnected")
-        && c.getStatus().equals("True")).findFirst().orElseThrow().getMessage();
+    String message = sandbox.getStatus().conditions.stream().filter(c -> c.type.equals("MiteConnected")
+        && c.status.equals("True")).findFirst().orElseThrow().message;
     Matcher gateway = Pattern.compile("gateway (\\S+) holds").matcher(message);
     assertThat(gateway.find()).as("MiteConnected names the gateway: %s", message).isTrue();
     return gateway.group(1);

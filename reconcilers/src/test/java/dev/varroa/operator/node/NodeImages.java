@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,6 +40,16 @@ record NodeImages(String registry, String productTag, Map<String, String> testTa
     String standIn = read(images.resolve("images/jenkins-standin/pushed"), "test-fixtures/images/jenkins-standin.sh");
     testTags.put("jenkins", standIn.substring(standIn.lastIndexOf(':') + 1));
     return new NodeImages(registry, productTag, testTags);
+  }
+
+  /** Every image the install runs: Varroa's and the test images. */
+  List<String> all() {
+    List<String> all = new ArrayList<>();
+    for (String name : List.of("operator", "gateway", "mite", "recorder", "dashboard", "update-center")) {
+      all.add(product(name));
+    }
+    testTags.keySet().forEach(name -> all.add(test(name)));
+    return all;
   }
 
   String product(String name) {

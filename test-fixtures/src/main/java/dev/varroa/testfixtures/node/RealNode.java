@@ -73,6 +73,18 @@ public final class RealNode {
     return result.output().lines().sorted().toList();
   }
 
+  /**
+   * Removes images from the node's containerd, so the next pod pulls what the registry holds now: an image rebuilt
+   * under the same tag (`make images`) would otherwise be the one the node pulled first (imagePullPolicy IfNotPresent).
+   */
+  public void forgetImages(List<String> references) {
+    List<String> command = new ArrayList<>(List.of("ctr", "--address", kubeconfig.resolveSibling("ctr/containerd.sock")
+        .toString(), "-n", "k8s.io", "images", "rm"));
+    command.addAll(references);
+    // ctr exits non-zero when one of them was never pulled; that one is forgotten already
+    run(command, Duration.ofMinutes(1));
+  }
+
   public Path kubeconfig() {
     return kubeconfig;
   }
