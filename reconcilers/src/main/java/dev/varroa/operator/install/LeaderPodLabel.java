@@ -1,9 +1,12 @@
 package dev.varroa.operator.install;
 
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import java.util.HashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,9 +54,12 @@ public final class LeaderPodLabel {
 
   void set(boolean leader) {
     try {
-      client.pods().inNamespace(namespace).withName(podName).edit(pod -> leader
-          ? new PodBuilder(pod).editMetadata().addToLabels(LABEL, "true").endMetadata().build()
-          : new PodBuilder(pod).editMetadata().removeFromLabels(LABEL).endMetadata().build());
+      // a merge patch without a resourceVersion: the kubelet writes the pod's status all through its start, and an
+      // edit (read, then write that version) lost that race with a 409 on a real node, leaving the leader unlabelled
+      Map<String, String> labels = new HashMap<>();
+      labels.put(LABEL, leader ? "true" : null);
+      client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE),
+          client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("labels", labels))));
     } catch (KubernetesClientException e) {
       // The webhook Service then misses this replica until the next change; reconciling is unaffected.
       LOG.warn("event=leader_label_failed pod={}/{} leader={} error=\"{}\"", namespace, podName, leader, e.getMessage());
