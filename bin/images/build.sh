@@ -24,15 +24,7 @@ tag=$(image_tag)
 rows=$(buildable_image_rows)
 [[ -n $rows ]] || die "no image to build (images.tsv${IMAGES:+, IMAGES=$IMAGES})"
 
-if [[ -n ${IMAGE_REGISTRY:-} ]]; then
-  registry=${IMAGE_REGISTRY%/}
-  insecure=${IMAGE_REGISTRY_INSECURE:-false}
-else
-  registry=$("$images_dir/registry.sh" start)
-  insecure=true
-fi
-skopeo_tls=()
-[[ $insecure == true ]] && skopeo_tls=(--tls-verify=false)
+select_registry
 
 # One base per runtime, shared by the images on it.
 declare -A base_of

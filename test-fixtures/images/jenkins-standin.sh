@@ -51,15 +51,6 @@ work=
 trap '[[ -z $work ]] || rm -rf "$work"' EXIT
 
 # --- the Debian parts: busybox-static, curl and the packages of every library curl links ---------------------
-# The package owning a file; merged /usr means dpkg may know it under the other spelling.
-owning_package() {
-  local candidate owner
-  for candidate in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr$1"; do
-    owner=$(dpkg -S "$candidate" 2>/dev/null | awk -F: '!/^diversion/ && !seen { print $1; seen = 1 }') || true
-    [[ -n $owner ]] && { echo "$owner"; return 0; }
-  done
-  die "no Debian package owns $1, which curl links: install curl with apt-get on this machine"
-}
 command -v curl > /dev/null || die "curl is missing on this machine: its libraries are found by ldd of /usr/bin/curl (apt-get install curl)"
 curl_packages=$(ldd "$(command -v curl)" | awk '/=> \// { print $3 }' | while read -r lib; do owning_package "$lib"; done | sort -u)
 # libc6 and zlib1g are in the base already; busybox-static gives sh
