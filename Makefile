@@ -37,7 +37,7 @@ test: deps
 	  bin/images/registry.sh stop; exit $$rc
 
 # The tests tagged real-node (WithRealNode), on a node brought up for them and taken down after, checked to leave nothing.
-REAL_NODE_TESTS = bash test-fixtures/node/check.sh $(MVN) -o -pl test-fixtures,reconcilers surefire:test \
+REAL_NODE_TESTS = bash test-fixtures/node/check.sh $(MVN) -o -pl test-fixtures,reconcilers surefire:test -Dvarroa.test.forks=1 \
 	-Dvarroa.test.excludedGroups= -Dgroups=real-node
 
 test-real-node:

@@ -1,6 +1,7 @@
 package dev.varroa.dashboard;
 
 import dev.varroa.dashboard.access.AccessPolicyView;
+import dev.varroa.dashboard.api.CookieSecurity;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.api.LoginServlet;
 import dev.varroa.dashboard.api.ReadApiServlet;
@@ -40,6 +41,7 @@ import org.eclipse.jetty.server.handler.gzip.GzipHandler;
  * Built from its parts so tests and the demo run the same server as the image.
  */
 public final class BffServer implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BffServer.class);
 
   /** The JSON reads and the web client's files; the SSE streams and console logs are left out on purpose. */
   static final String[] COMPRESSED_PATHS = {"/ui/*", "/me", "/clusters", "/controllers", "/controllers/*", "/runs",
@@ -102,7 +104,7 @@ public final class BffServer implements AutoCloseable {
     context.addServlet(new ServletHolder("login", new LoginServlet(login, sessions, java.util.Map.of(
         "issuer", parts.issuer().issuer(), "clientId", oidc.cliClientId(), "scopes", oidc.scopes(),
         "usernameClaim", oidc.usernameClaim()), new LoginRateLimit(loginLimit.perMinute(), System::nanoTime),
-        loginLimit.proxies(), new SameOriginCheck(oidc.publicUrl()))), "/auth/*");
+        loginLimit.proxies(), new SameOriginCheck(oidc.publicUrl()), cookieSecurity(oidc.publicUrl()))), "/auth/*");
     // The browser client at /ui/* and the redirect of the exact root; everything else is the API below.
     WebClient.mount(context);
     ServletHolder api = new ServletHolder("api", new ReadApiServlet(reads, new CallerAuthenticator(tokens, sessions),
@@ -162,5 +164,15 @@ public final class BffServer implements AutoCloseable {
       response.setContentType("text/plain");
       response.getWriter().write(ok ? "ok\n" : "waiting for NATS and the access policy (varroa_access)\n");
     }
+  }
+
+  private static CookieSecurity cookieSecurity(java.net.URI publicUrl) {
+    CookieSecurity cookies = CookieSecurity.forPublicUrl(publicUrl);
+    if (!cookies.secure()) {
+      LOG.warn("event=dashboard_plain_http public_url={} effect=\"cookies without Secure, or browsers would refuse"
+          + " them and no login could complete\" fix=\"serve the dashboard over https (dashboard.ingress.tls)\"",
+          publicUrl);
+    }
+    return cookies;
   }
 }

@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * /auth/login sends the browser to the provider (code flow with PKCE), at most so many times a minute per client
  * address; /auth/callback opens the session; POST /auth/logout from the dashboard's own origin ends it (GET only
- * asks to confirm, so a link or image elsewhere cannot log anyone out). Cookies are HttpOnly, Secure and
- * SameSite=Lax: Lax so the provider's redirect back (a top-level navigation from another site) still carries the
- * login cookie.
+ * asks to confirm, so a link or image elsewhere cannot log anyone out). Cookies are HttpOnly, Secure (see
+ * {@link CookieSecurity} for the one exception) and SameSite=Lax: Lax so the provider's redirect back (a top-level
+ * navigation from another site) still carries the login cookie.
  */
 public final class LoginServlet extends HttpServlet {
 
@@ -50,10 +50,12 @@ public final class LoginServlet extends HttpServlet {
   private final LoginRateLimit limit;
   private final TrustedProxies proxies;
   private final SameOriginCheck origins;
+  private final CookieSecurity cookies;
 
   /** @param config what GET /auth/config tells a command-line client: the issuer, its client and scopes */
   public LoginServlet(AuthorizationCodeLogin login, SessionStore sessions, Map<String, Object> config,
-      LoginRateLimit limit, TrustedProxies proxies, SameOriginCheck origins) {
+      LoginRateLimit limit, TrustedProxies proxies, SameOriginCheck origins, CookieSecurity cookies) {
+    this.cookies = cookies;
     this.login = login;
     this.sessions = sessions;
     this.config = Map.copyOf(config);
@@ -153,9 +155,8 @@ public final class LoginServlet extends HttpServlet {
     }
   }
 
-  private static void cookie(HttpServletResponse response, String name, String value, Duration maxAge) {
+  private void cookie(HttpServletResponse response, String name, String value, Duration maxAge) {
     long seconds = Math.max(0, maxAge.toSeconds());
-    response.addHeader("Set-Cookie", name + "=" + value + "; Path=/; Max-Age=" + seconds
-        + "; HttpOnly; Secure; SameSite=Lax");
+    response.addHeader("Set-Cookie", name + "=" + value + "; Path=/; Max-Age=" + seconds + cookies.attributes());
   }
 }

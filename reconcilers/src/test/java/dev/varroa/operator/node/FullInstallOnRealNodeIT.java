@@ -75,6 +75,7 @@ class FullInstallOnRealNodeIT {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .serverSideApply();
     TestServices.apply(client, images, NAMESPACE);
+    TestServices.grantReader(client);
     long started = System.nanoTime();
     List<String> values = new ArrayList<>(VarroaRelease.imageValues(images));
     values.addAll(TestServices.chartValues(NAMESPACE));
@@ -202,6 +203,15 @@ class FullInstallOnRealNodeIT {
         .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
             assertThat(RecordStore.results(postgres, JOB)).containsExactly("SUCCESS"));
     String s3 = TestServices.clusterIp(client, NAMESPACE, "varroa-test-s3");
+    String dashboard = "varroa-dashboard." + NAMESPACE + ".svc";
+    String oidc = "varroa-test-oidc." + NAMESPACE + ".svc";
+    // the BFF serves the run, and the dashboard shows it in Chromium through the dashboard's real Service
+    DashboardInChromium.run("real-node-run.mjs", Map.of(
+        "VARROA_E2E_URL", "http://" + dashboard,
+        "VARROA_E2E_HOST_RULES", "MAP " + dashboard + " " + TestServices.clusterIp(client, NAMESPACE, "varroa-dashboard")
+            + ", MAP " + oidc + " " + TestServices.clusterIp(client, NAMESPACE, "varroa-test-oidc"),
+        "VARROA_E2E_USER", TestServices.USER, "VARROA_E2E_PASSWORD", TestServices.PASSWORD,
+        "VARROA_E2E_CONTROLLER", "core/ci/sandbox", "VARROA_E2E_JOB", JOB));
     await("the console log of " + JOB + " in the blob store").atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
             assertThat(RecordStore.blobKeys(s3)).isNotEmpty());

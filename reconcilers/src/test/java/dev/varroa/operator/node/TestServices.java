@@ -21,6 +21,10 @@ final class TestServices {
   static final String S3_SECRET = "varroa-test-s3";
   static final String OIDC_CLIENT_SECRET = "varroa-test-oidc-client";
   static final String BUCKET = "varroa-records";
+  /** A user of the test OpenID provider (test-fixtures/node/manifests/oidc.yaml), by the chart's username claim. */
+  static final String USER = "alice";
+  static final String PASSWORD = "alice-password";
+  static final String USER_EMAIL = "alice@example.com";
 
   private TestServices() {}
 
@@ -31,6 +35,29 @@ final class TestServices {
       for (HasMetadata object : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
         client.resource(object).inNamespace(namespace).serverSideApply();
       }
+    }
+  }
+
+  /** The test user reads everything in the dashboard, as the demo's user does (docs/identity.md). */
+  static void grantReader(KubernetesClient client) {
+    String yaml = """
+        apiVersion: varroa.dev/v1alpha1
+        kind: VarroaRole
+        metadata: {name: node-e2e-reader}
+        spec:
+          rules:
+            - verbs: [get, list, watch]
+              resources: ["*"]
+        ---
+        apiVersion: varroa.dev/v1alpha1
+        kind: VarroaRoleBinding
+        metadata: {name: node-e2e-reads-everything}
+        spec:
+          roleRef: {name: node-e2e-reader}
+          subjects: [{kind: User, name: %s}]
+        """.formatted(USER_EMAIL);
+    for (HasMetadata object : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+      client.resource(object).serverSideApply();
     }
   }
 
@@ -50,6 +77,8 @@ final class TestServices {
         "dashboard.oidc.clientId=web",
         "dashboard.oidc.existingSecret=" + OIDC_CLIENT_SECRET,
         "dashboard.oidc.cliClientId=native",
+        // browsers reach the dashboard by its Service's name (mapped to the ClusterIP, docs/testing.md)
+        "dashboard.publicUrl=http://varroa-dashboard." + namespace + ".svc",
         // the policies' egress to services that are pods of this cluster: the pod network
         "networkPolicy.oidcIssuerEgress.cidrs={10.244.0.0/16}",
         "networkPolicy.recordStorePostgresEgress.cidrs={10.244.0.0/16}",
