@@ -28,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import java.util.stream.Collectors;
 
@@ -289,6 +287,9 @@ class FullInstallOnRealNodeIT {
         .atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofSeconds(1))
         .until(() -> controllerObjectVersions().equals(versions));
     awaitConnected();
+    ControllerStatus status = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get().getStatus();
+    System.out.println("after the leader change: miteStatus.connected=" + status.miteStatus.connected + " conditions="
+        + status.conditions.stream().map(c -> c.type + "=" + c.status + "/" + c.reason).toList());
   }
 
   @Test
@@ -332,19 +333,18 @@ class FullInstallOnRealNodeIT {
             .getStatus().phase).isEqualTo(ControllerStatus.Phase.Connected));
   }
 
-  /** The gateway pod holding the mite's stream, from the MiteConnected condition. */
+  /** The gateway pod holding the mite's stream (status.miteStatus), once the mite is connected. */
   private String streamHolder() {
-    return await("MiteConnected True on ci/sandbox").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptions().until(this::currentStreamHolder, h -> h != null);
+    return await("the mite of ci/sandbox connected to a gateway").atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+        .until(this::currentStreamHolder, h -> h != null);
   }
 
   private String currentStreamHolder() {
-    Controller sandbox = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get();
-    String message = sandbox.getStatus().conditions.stream().filter(c -> c.type.equals("MiteConnected")
-        && c.status.equals("True")).findFirst().orElseThrow().message;
-    Matcher gateway = Pattern.compile("gateway (\\S+) holds").matcher(message);
-    assertThat(gateway.find()).as("MiteConnected names the gateway: %s", message).isTrue();
-    return gateway.group(1);
+    ControllerStatus status = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get()
+        .getStatus();
+    return status.miteStatus != null && Boolean.TRUE.equals(status.miteStatus.connected)
+        ? status.miteStatus.gateway : null;
   }
 
   private Map<String, String> controllerObjectVersions() {
