@@ -21,10 +21,9 @@ final class TestServices {
   static final String S3_SECRET = "varroa-test-s3";
   static final String OIDC_CLIENT_SECRET = "varroa-test-oidc-client";
   static final String BUCKET = "varroa-records";
-  /** A user of the test OpenID provider (test-fixtures/node/manifests/oidc.yaml), by the chart's username claim. */
+  /** A user of the test OpenID provider (test-fixtures/node/manifests/oidc.yaml); its ID tokens name it in sub. */
   static final String USER = "alice";
   static final String PASSWORD = "alice-password";
-  static final String USER_EMAIL = "alice@example.com";
 
   private TestServices() {}
 
@@ -55,7 +54,7 @@ final class TestServices {
         spec:
           roleRef: {name: node-e2e-reader}
           subjects: [{kind: User, name: %s}]
-        """.formatted(USER_EMAIL);
+        """.formatted(USER);
     for (HasMetadata object : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(object).serverSideApply();
     }
@@ -77,6 +76,8 @@ final class TestServices {
         "dashboard.oidc.clientId=web",
         "dashboard.oidc.existingSecret=" + OIDC_CLIENT_SECRET,
         "dashboard.oidc.cliClientId=native",
+        // the example provider puts email in userinfo only, not in the ID token the BFF reads the user from
+        "dashboard.oidc.usernameClaim=sub",
         // browsers reach the dashboard by its Service's name (mapped to the ClusterIP, docs/testing.md)
         "dashboard.publicUrl=http://varroa-dashboard." + namespace + ".svc",
         // the policies' egress to services that are pods of this cluster: the pod network
