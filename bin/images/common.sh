@@ -182,7 +182,18 @@ debian_package() {
 }
 
 # Keeps the licences; drops what only a shell, ldconfig, iconv, a debugger or a person reading manuals would use.
+# Dies unless its argument names an image's root folder: never empty and never the machine's own root, where
+# "$root/etc/group" would overwrite this machine's /etc/group. Call it directly, not in $(...), so that it stops
+# the script.
+require_image_root() {
+  local root=${1:-}
+  if [[ -z $root || $(cd "$root" 2>/dev/null && pwd -P) == / ]]; then
+    die "refusing to write an image's files into '$root' (not an image's root folder)"
+  fi
+}
+
 trim_debian_tree() {
+  require_image_root "${1:-}"
   local root=$1
   if [[ -d $root/usr/share/doc ]]; then
     find "$root/usr/share/doc" -mindepth 2 ! -type d ! -name copyright -delete
@@ -193,6 +204,7 @@ trim_debian_tree() {
 
 # /etc/passwd, group and nsswitch.conf with root and user 65532 "nonroot", and the folders they name.
 write_nonroot_accounts() {
+  require_image_root "${1:-}"
   local root=$1
   mkdir -p "$root/etc" "$root/home/nonroot" "$root/root" "$root/tmp"
   printf '%s\n' 'root:x:0:0:root:/root:/sbin/nologin' 'nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin' \
@@ -208,6 +220,7 @@ reproducible_tar_options=(--sort=name --format=posix --pax-option=exthdr.name=%d
 # A reproducible layer of a folder: owned by root, but the paths given after the tar file (default home/nonroot),
 # when there, owned by 65532 and last in the tar.
 layer_tar() {
+  require_image_root "${1:-}"
   local root=$1 tar_file=$2 path
   local -a owned=("${@:3}") excludes=()
   (( ${#owned[@]} )) || owned=(home/nonroot)

@@ -49,6 +49,7 @@ test_image_rows() {
 
 # Unpacks packages into a folder, with their control fields in var/lib/dpkg/status.d (what scanners read).
 unpack_debian_packages() {
+  require_image_root "${1:-}"
   local root=$1 package deb
   shift
   mkdir -p "$root/var/lib/dpkg/status.d"
