@@ -65,20 +65,22 @@ public final class InstallationSecrets {
   /** Ensures every Secret of this mode exists (and the NATS certificate covers its names); returns the material. */
   public Material ensure() throws java.io.IOException {
     Instant now = clock.instant();
-    Secret ca = ensure(CA_SECRET, () -> {
+    // one read of the owner for every Secret below (this runs at the operator's start)
+    Optional<OwnerReference> owner = installationOwner.reference();
+    Secret ca = ensure(CA_SECRET, owner, () -> {
       InstallationKeys.Pair pair = InstallationKeys.newCa("Varroa CA " + settings.clusterName(), now);
       return Map.of(KEY_CA_CERT, pair.certificatePem(), KEY_CA_KEY, pair.privateKeyPem());
     });
-    Secret jwt = ensure(JWT_SECRET, () -> Map.of(KEY_JWT, JenkinsTokenIssuer.generate().privateKeyPem()));
+    Secret jwt = ensure(JWT_SECRET, owner, () -> Map.of(KEY_JWT, JenkinsTokenIssuer.generate().privateKeyPem()));
     if (settings.mode() == InstallMode.FULL) {
-      Secret natsTls = ensure(NATS_TLS_SECRET, () -> natsTls(InstallationKeys.newCa("Varroa NATS CA", now), now));
+      Secret natsTls = ensure(NATS_TLS_SECRET, owner, () -> natsTls(InstallationKeys.newCa("Varroa NATS CA", now), now));
       natsTls = renewNatsCertificate(natsTls, now);
       String natsCa = value(natsTls, KEY_CA_CERT);
-      ensure(NATS_CREDS_SECRET, () -> Map.of(KEY_OPERATOR_PASSWORD, InstallationKeys.secretToken(),
+      ensure(NATS_CREDS_SECRET, owner, () -> Map.of(KEY_OPERATOR_PASSWORD, InstallationKeys.secretToken(),
           KEY_GATEWAY_PASSWORD, InstallationKeys.secretToken(), KEY_BFF_PASSWORD, InstallationKeys.secretToken(),
           KEY_RECORDER_PASSWORD, InstallationKeys.secretToken(), KEY_CA_CERT, natsCa));
     }
-    settings.webhookSecret().ifPresent(name -> ensure(name, () -> Map.of(WEBHOOK_KEY, InstallationKeys.secretToken())));
+    settings.webhookSecret().ifPresent(name -> ensure(name, owner, () -> Map.of(WEBHOOK_KEY, InstallationKeys.secretToken())));
     return new Material(value(ca, KEY_CA_CERT),
         JenkinsTokenIssuer.fromPem(value(jwt, KEY_JWT), "Secret " + settings.namespace() + "/" + JWT_SECRET));
   }
@@ -134,9 +136,9 @@ public final class InstallationSecrets {
     }
   }
 
-  private Secret ensure(String name, java.util.function.Supplier<Map<String, String>> contents) {
+  private Secret ensure(String name, Optional<OwnerReference> owner,
+      java.util.function.Supplier<Map<String, String>> contents) {
     var secrets = client.secrets().inNamespace(settings.namespace());
-    Optional<OwnerReference> owner = installationOwner.reference();
     Secret existing = secrets.withName(name).get();
     if (existing != null) {
       return adopt(existing, owner);

@@ -27,15 +27,10 @@ record NodeImages(String registry, String productTag, Map<String, String> testTa
     String operator = read(images.resolve("images/operator/pushed"), "make images");
     String productTag = operator.substring(operator.lastIndexOf(':') + 1);
     Map<String, String> testTags = new TreeMap<>();
-    try {
-      for (String line : Files.readAllLines(ProjectLayout.root().resolve("test-fixtures/images/test-images.tsv"))) {
-        String[] fields = line.trim().split("\\s+");
-        if (!line.startsWith("#") && fields.length >= 2) {
-          testTags.put(fields[0], fields[1]);
-        }
+    for (String[] row : table("test-fixtures/images/test-images.tsv")) {
+      if (row.length >= 2) {
+        testTags.put(row[0], row[1]);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read test-fixtures/images/test-images.tsv", e);
     }
     String standIn = read(images.resolve("images/jenkins-standin/pushed"), "test-fixtures/images/jenkins-standin.sh");
     testTags.put("jenkins", standIn.substring(standIn.lastIndexOf(':') + 1));
@@ -45,9 +40,7 @@ record NodeImages(String registry, String productTag, Map<String, String> testTa
   /** Every image the install runs: Varroa's and the test images. */
   List<String> all() {
     List<String> all = new ArrayList<>();
-    for (String name : List.of("operator", "gateway", "mite", "recorder", "dashboard", "update-center")) {
-      all.add(product(name));
-    }
+    table("bin/images/images.tsv").forEach(row -> all.add(product(row[0])));
     testTags.keySet().forEach(name -> all.add(test(name)));
     return all;
   }
@@ -66,6 +59,16 @@ record NodeImages(String registry, String productTag, Map<String, String> testTa
       throw new IllegalStateException("no test image " + name + " in test-fixtures/images/test-images.tsv");
     }
     return testRepository(name) + ":" + tag;
+  }
+
+  /** The rows of one of the image tables (images.tsv, test-images.tsv): whitespace-separated, # comments. */
+  private static List<String[]> table(String relativePath) {
+    try {
+      return Files.readAllLines(ProjectLayout.root().resolve(relativePath)).stream()
+          .filter(line -> !line.isBlank() && !line.startsWith("#")).map(line -> line.trim().split("\\s+")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + relativePath, e);
+    }
   }
 
   private static String read(Path file, String pushedBy) {

@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The chart installed on the real node with real helm, as a user runs it: `helm install`, `helm upgrade`,
- * `helm uninstall` of release varroa, with the images the loopback registry holds.
+ * The chart installed on the real node with real helm, as a user runs it: `helm install` and `helm uninstall` of
+ * release varroa, with the images the loopback registry holds.
  */
 final class VarroaRelease implements AutoCloseable {
   static final String NAME = "varroa";
@@ -41,26 +41,18 @@ final class VarroaRelease implements AutoCloseable {
   }
 
   HelmChart.Result install(List<String> sets) {
-    return helm("install", sets);
-  }
-
-  HelmChart.Result upgrade(List<String> sets) {
-    return helm("upgrade", sets);
-  }
-
-  HelmChart.Result uninstall() {
-    return chart.run(HELM_DEADLINE, List.of("uninstall", NAME, "--namespace", namespace, "--kubeconfig",
-        node.kubeconfig().toString(), "--wait", "--timeout", "5m")).requireSuccess();
-  }
-
-  private HelmChart.Result helm(String verb, List<String> sets) {
-    List<String> args = new ArrayList<>(List.of(verb, NAME, chart.chartDirectory().toString(), "--namespace", namespace,
-        "--create-namespace", "--kubeconfig", node.kubeconfig().toString()));
+    List<String> args = new ArrayList<>(List.of("install", NAME, chart.chartDirectory().toString(), "--namespace",
+        namespace, "--create-namespace", "--kubeconfig", node.kubeconfig().toString()));
     sets.forEach(s -> {
       args.add("--set");
       args.add(s);
     });
     return chart.run(HELM_DEADLINE, args).requireSuccess();
+  }
+
+  HelmChart.Result uninstall() {
+    return chart.run(HELM_DEADLINE, List.of("uninstall", NAME, "--namespace", namespace, "--kubeconfig",
+        node.kubeconfig().toString(), "--wait", "--timeout", "5m")).requireSuccess();
   }
 
   /** Waits until every pod of the namespace is Ready (and none is left pending); fails naming those that are not. */
