@@ -350,8 +350,10 @@ class FullInstallOnRealNodeIT {
 
   private Map<String, String> controllerObjectVersions() {
     Map<String, String> versions = new TreeMap<>();
+    // the StatefulSet by generation: its status (written by the StatefulSet controller as the pod settles after the
+    // earlier restarts) moves its resourceVersion without anyone writing its spec
     client.apps().statefulSets().inNamespace("ci").list().getItems()
-        .forEach(o -> versions.put("StatefulSet/" + name(o), o.getMetadata().getResourceVersion()));
+        .forEach(o -> versions.put("StatefulSet/" + name(o), "generation " + o.getMetadata().getGeneration()));
     client.services().inNamespace("ci").list().getItems()
         .forEach(o -> versions.put("Service/" + name(o), o.getMetadata().getResourceVersion()));
     client.configMaps().inNamespace("ci").list().getItems()
