@@ -134,47 +134,8 @@ final class DemoBff implements AutoCloseable {
    * its whole console log, and the Controllers' activity; null when it all holds, else what is missing.
    */
   String check(List<String> controllers, List<PlayedBuild.Played> builds) throws IOException, InterruptedException {
-    String token = dev.varroa.testfixtures.oidc.BrowserLogin.login(provider.value(), callback(), DEMO_USER, password)
-        .idToken();
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-    var listed = json.readTree(get("/controllers", token).body());
-    List<String> seen = new ArrayList<>();
-    listed.path("items").forEach(row -> seen.add(row.path("namespace").asText() + "/" + row.path("name").asText()));
-    if (!seen.containsAll(controllers)) {
-      return "GET /controllers lists " + seen + ", not every example Controller " + controllers;
-    }
-    for (PlayedBuild.Played build : builds) {
-      HttpResponse<String> run = get("/runs/" + build.runId(), token);
-      if (run.statusCode() != 200) {
-        return "GET /runs/" + build.runId() + " answered " + run.statusCode() + ": " + run.body();
-      }
-      HttpResponse<byte[]> log = HTTP.send(request("/runs/" + build.runId() + "/log?length=1048576", token),
-          HttpResponse.BodyHandlers.ofByteArray());
-      if (log.statusCode() != 200 || !java.util.Arrays.equals(log.body(), build.log())) {
-        return "GET /runs/" + build.runId() + "/log answered " + log.statusCode() + " with " + log.body().length
-            + " bytes, not the played " + build.log().length;
-      }
-    }
-    var activity = json.readTree(get("/activity", token).body());
-    if (activity.path("items").isEmpty()) {
-      return "GET /activity holds no event";
-    }
-    HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-        + "/ui/controllers")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-    if (page.statusCode() != 200 || !page.body().contains("<script")) {
-      return "GET /ui/controllers answered " + page.statusCode() + " without the dashboard's page: was the web client "
-          + "built into the BFF (dashboard/web, npm run build)?";
-    }
-    return null;
-  }
-
-  private HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
-    return HTTP.send(request(path, token), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpRequest request(String path, String token) {
-    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(10)).build();
+    return BffReads.loggedIn("http://127.0.0.1:" + port, provider.value(), callback(), DEMO_USER, password)
+        .check(controllers, builds.stream().map(BffReads.ExpectedRun::played).toList());
   }
 
   private static String callback(int port) {

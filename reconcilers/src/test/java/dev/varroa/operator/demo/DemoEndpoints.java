@@ -13,22 +13,22 @@ import java.util.Map;
  * system without reading its output. One flat object of snake_case keys, each a string; written again each time an
  * endpoint is added, keys in the order added.
  */
-final class DemoEndpoints {
+public final class DemoEndpoints {
 
-  static final String FILE_NAME = "endpoints.json";
+  public static final String FILE_NAME = "endpoints.json";
 
   private final Path file;
   private final Map<String, String> endpoints = new LinkedHashMap<>();
 
-  DemoEndpoints(Path demoDirectory) {
+  public DemoEndpoints(Path demoDirectory) {
     this.file = demoDirectory.resolve(FILE_NAME);
   }
 
-  Path file() {
+  public Path file() {
     return file;
   }
 
-  DemoEndpoints put(String name, String value) throws IOException {
+  public DemoEndpoints put(String name, String value) throws IOException {
     endpoints.put(name, value);
     Path partial = file.resolveSibling(FILE_NAME + ".partial");
     Files.createDirectories(file.getParent());

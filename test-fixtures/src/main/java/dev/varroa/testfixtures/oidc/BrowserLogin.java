@@ -77,7 +77,9 @@ public final class BrowserLogin {
         .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("id", String.valueOf(requestId), "username", username,
             "password", password)))).build(), HttpResponse.BodyHandlers.ofString());
     URI next = login.resolve(location(posted, "the login form (wrong username or password?)"));
-    while (next.getPort() == provider.port() && "localhost".equals(next.getHost())) {
+    URI issuer = URI.create(provider.issuer());
+    // the provider's own pages (its login callback) are followed; the first redirect elsewhere is the application's
+    while (next.getPort() == issuer.getPort() && issuer.getHost().equals(next.getHost())) {
       next = next.resolve(location(get(next.toString()), next.toString()));
     }
     return next;
