@@ -9,11 +9,6 @@ const SCREENSHOTS = process.env.VARROA_E2E_SCREENSHOTS || 'target/e2e-screenshot
 // Without the background-networking flags Chromium keeps dialling out of this closed network.
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
-// On the real node the dashboard and the OpenID provider are Services: their names map to ClusterIPs this machine
-// reaches through kube-proxy ("MAP name ip, MAP name ip"), so the browser uses the very URLs the pods use.
-if (process.env.VARROA_E2E_HOST_RULES) {
-  FLAGS.push(`--host-resolver-rules=${process.env.VARROA_E2E_HOST_RULES}`);
-}
 export const WAIT = 30_000;
 
 function required(name) {

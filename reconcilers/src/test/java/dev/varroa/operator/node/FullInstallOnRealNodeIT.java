@@ -44,10 +44,7 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FullInstallOnRealNodeIT {
-  static final String NAMESPACE = "varroa-system";
-  private static final Duration INSTALL_DEADLINE = Duration.ofMinutes(8);
-  /** operator 2, gateway 2, NATS 1, recorder 2, dashboard 1, and the test services: PostgreSQL, OIDC, S3. */
-  private static final int COMPONENT_PODS = 11;
+  static final String NAMESPACE = NodeInstall.NAMESPACE;
   private static final String JOB = "node-e2e";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -62,32 +59,15 @@ class FullInstallOnRealNodeIT {
     this.client = node.adminClient();
     this.images = NodeImages.pushed();
     this.release = new VarroaRelease(node, NAMESPACE);
-    // what an earlier run left (a developer's node from `make node-up`) goes first, and images rebuilt since
-    if (client.secrets().inNamespace(NAMESPACE).withLabel("owner", "helm").list().getItems().stream()
-        .anyMatch(s -> s.getMetadata().getName().startsWith("sh.helm.release.v1." + VarroaRelease.NAME + "."))) {
-      deleteExampleControllers();
-      release.uninstall();
-    }
-    deleteNamespaces();
-    node.forgetImages(images.all());
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-        .serverSideApply();
-    TestServices.apply(client, images, NAMESPACE);
-    long started = System.nanoTime();
-    List<String> values = new ArrayList<>(VarroaRelease.imageValues(images));
-    values.addAll(TestServices.chartValues(NAMESPACE));
-    release.install(values);
-    VarroaRelease.awaitPodsReady(client, NAMESPACE, COMPONENT_PODS, INSTALL_DEADLINE);
-    System.out.printf("figure: helm_install_to_all_ready_seconds %.1f s%n", (System.nanoTime() - started) / 1e9);
-    // after the install: on a new node the VarroaRole kinds exist once helm installed the chart's CRDs
-    TestServices.grantReader(client);
+    Duration installed = NodeInstall.install(node, client, images, release, TestServices.TEST_LOGIN);
+    System.out.printf("figure: helm_install_to_all_ready_seconds %.1f s%n", installed.toMillis() / 1e3);
   }
 
   @Test
   @Order(9)
   void helmUninstallLeavesNothingButTheCrdsAndTheVolumes() {
     // a user removing Varroa prunes their Controllers first (Argo CD or Flux), then uninstalls the chart
-    deleteExampleControllers();
+    NodeInstall.deleteExampleControllers(client);
     release.uninstall();
     await("the release namespace emptied").atMost(Duration.ofMinutes(2)).untilAsserted(() ->
         assertThat(leftInNamespace(NAMESPACE)).as("objects left in %s", NAMESPACE)
@@ -126,20 +106,6 @@ class FullInstallOnRealNodeIT {
     return object.getMetadata().getName();
   }
 
-  private void deleteNamespaces() {
-    for (String namespace : List.of("ci", NAMESPACE)) {
-      client.namespaces().withName(namespace).delete();
-      await("namespace " + namespace + " gone").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
-          .until(() -> client.namespaces().withName(namespace).get() == null);
-    }
-  }
-
-  private void deleteExampleControllers() {
-    client.resources(Controller.class).inNamespace("ci").delete();
-    await("the example Controllers' pods gone").atMost(Duration.ofMinutes(3)).until(() ->
-        client.pods().inNamespace("ci").list().getItems().isEmpty());
-  }
-
   @AfterAll
   void closeClients() {
     if (release != null) {
@@ -169,9 +135,7 @@ class FullInstallOnRealNodeIT {
   @Order(2)
   void anExampleControllerConnectsThroughTheGatewayService() throws Exception {
     long started = System.nanoTime();
-    for (HasMetadata object : exampleObjects()) {
-      client.resource(object).fieldManager("argocd-controller").forceConflicts().serverSideApply();
-    }
+    NodeInstall.applyExamples(client, images);
     await("Controller ci/sandbox Connected").atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofSeconds(1))
         .untilAsserted(() -> {
           Controller sandbox = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get();
@@ -202,14 +166,11 @@ class FullInstallOnRealNodeIT {
         .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
             assertThat(RecordStore.results(postgres, JOB)).containsExactly("SUCCESS"));
     String s3 = TestServices.clusterIp(client, NAMESPACE, "varroa-test-s3");
-    String dashboard = "varroa-dashboard." + NAMESPACE + ".svc";
-    String oidc = "varroa-test-oidc." + NAMESPACE + ".svc";
-    // the BFF serves the run, and the dashboard shows it in Chromium through the dashboard's real Service
+    // the BFF serves the run, and the dashboard shows it in Chromium through a Service's ClusterIP, as a browser on
+    // this machine reaches it
     DashboardInChromium.run("real-node-run.mjs", Map.of(
-        "VARROA_E2E_URL", "http://" + dashboard,
-        "VARROA_E2E_HOST_RULES", "MAP " + dashboard + " " + TestServices.clusterIp(client, NAMESPACE, "varroa-dashboard")
-            + ", MAP " + oidc + " " + TestServices.clusterIp(client, NAMESPACE, "varroa-test-oidc"),
-        "VARROA_E2E_USER", TestServices.USER, "VARROA_E2E_PASSWORD", TestServices.PASSWORD,
+        "VARROA_E2E_URL", TestServices.DASHBOARD_URL,
+        "VARROA_E2E_USER", TestServices.TEST_LOGIN.user(), "VARROA_E2E_PASSWORD", TestServices.TEST_LOGIN.password(),
         "VARROA_E2E_CONTROLLER", "core/ci/sandbox", "VARROA_E2E_JOB", JOB));
     await("the console log of " + JOB + " in the blob store").atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
@@ -303,12 +264,49 @@ class FullInstallOnRealNodeIT {
     await("the mite's stream held by another gateway").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
         .ignoreExceptions().until(() -> !streamHolder().equals(holder));
 
+    assertArrivedOnceWhole("gateway-killed", run.path("runId").asText());
+  }
+
+  @Test
+  @Order(8)
+  void helmUpgradeToNewImagesRollsEveryComponentWithoutLosingAnEvent() throws Exception {
+    NodeImages next = images.retagged(images.productTag() + "-next");
+    Pod jenkins = sandboxPod();
+    JsonNode run = play(jenkins, "upgraded", 3000, 40);
+
+    // what a user runs for a release: the new image tag, every other value kept
+    release.upgrade(List.of("image.tag=" + next.productTag()));
+    await("every component on the new images, Ready").atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofSeconds(2))
+        .untilAsserted(() -> assertThat(componentImages()).as("the images of the Ready component pods")
+            .allMatch(image -> !image.contains("/varroa/") || image.endsWith(":" + next.productTag()))
+            .isNotEmpty());
+    VarroaRelease.awaitPodsReady(client, NAMESPACE, NodeInstall.COMPONENT_PODS, Duration.ofMinutes(4));
+    // the new operator renders the new mite image into the Controller's StatefulSet: a planned roll, drained
+    await("the Jenkins pod's mite on the new image").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+        .until(() -> {
+          Pod now = sandboxPod();
+          return VarroaRelease.ready(now) && now.getSpec().getInitContainers().stream()
+              .anyMatch(c -> c.getImage().equals(next.product("mite")));
+        });
+    awaitConnected();
+    assertArrivedOnceWhole("upgraded", run.path("runId").asText());
+  }
+
+  /** The images of every container of the release's pods, each pod counted once it is Ready and not terminating. */
+  private List<String> componentImages() {
+    List<Pod> pods = client.pods().inNamespace(NAMESPACE).list().getItems();
+    assertThat(pods).as("every pod of %s Ready", NAMESPACE).allMatch(VarroaRelease::ready);
+    return pods.stream().flatMap(p -> p.getSpec().getContainers().stream()).map(c -> c.getImage()).toList();
+  }
+
+  /** The run reached the record store once, each stage once, finalized, and every byte of its log the blob store. */
+  private void assertArrivedOnceWhole(String job, String runId) throws Exception {
     String postgres = TestServices.clusterIp(client, NAMESPACE, "varroa-test-postgres");
-    await("the run finalized in PostgreSQL").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptions().untilAsserted(() ->
-            assertThat(RecordStore.results(postgres, "gateway-killed")).containsExactly("SUCCESS"));
-    JsonNode played = standInRun(jenkins, run.path("runId").asText());
-    RecordStore.RunCounts counts = RecordStore.counts(postgres, "gateway-killed");
+    await("the run of " + job + " finalized in PostgreSQL").atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(() ->
+            assertThat(RecordStore.results(postgres, job)).containsExactly("SUCCESS"));
+    JsonNode played = standInRun(sandboxPod(), runId);
+    RecordStore.RunCounts counts = RecordStore.counts(postgres, job);
     assertThat(counts.runs()).as("one run row").isEqualTo(1);
     assertThat(counts.stages()).as("each stage once").isEqualTo(2);
     assertThat(counts.finalized()).as("finalized").isTrue();
@@ -378,25 +376,5 @@ class FullInstallOnRealNodeIT {
   private JsonNode standInRun(Pod jenkins, String runId) throws Exception {
     return JSON.readTree(PodExec.run(client, jenkins, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f",
         "http://127.0.0.1:8080/varroa-standin/builds/" + runId));
-  }
-
-  /** gitops-examples/varroa/, the minimal Controller only, its version profile's image the Jenkins stand-in. */
-  private List<HasMetadata> exampleObjects() throws Exception {
-    Set<String> kinds = Set.of("Namespace", "ProvisioningDefaults", "JenkinsVersionProfile");
-    List<HasMetadata> objects = new ArrayList<>();
-    for (HasMetadata example : ExampleCluster.exampleObjects(ProjectLayout.root())) {
-      HasMetadata object = example;
-      if (example.getKind().equals("JenkinsVersionProfile")) {
-        JenkinsVersionProfile profile = client.getKubernetesSerialization().convertValue(example,
-            JenkinsVersionProfile.class);
-        profile.getSpec().image = images.test("jenkins");
-        object = profile;
-      }
-      if (kinds.contains(object.getKind()) && !object.getKind().equals("Namespace")
-          || object.getKind().equals("Namespace") || object.getMetadata().getName().equals("sandbox")) {
-        objects.add(object);
-      }
-    }
-    return objects;
   }
 }

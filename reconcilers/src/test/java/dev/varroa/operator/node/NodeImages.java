@@ -45,6 +45,32 @@ record NodeImages(String registry, String productTag, Map<String, String> testTa
     return all;
   }
 
+  /**
+   * Pushes each of Varroa's images again under another tag (skopeo copy, registry to registry): a new image reference
+   * for every component, as a release would bring, without building the images again. Returns the images under it.
+   */
+  NodeImages retagged(String tag) {
+    for (String[] row : table("bin/images/images.tsv")) {
+      String from = product(row[0]);
+      String to = registry + "/varroa/" + row[0] + ":" + tag;
+      Process copy;
+      try {
+        copy = new ProcessBuilder("skopeo", "copy", "--quiet", "--src-tls-verify=false", "--dest-tls-verify=false",
+            "docker://" + from, "docker://" + to).redirectErrorStream(true).start();
+        String output = new String(copy.getInputStream().readAllBytes());
+        if (copy.waitFor() != 0) {
+          throw new IllegalStateException("skopeo copy " + from + " " + to + " failed: " + output);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run skopeo to copy " + from, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted copying " + from, e);
+      }
+    }
+    return new NodeImages(registry, tag, testTags);
+  }
+
   String product(String name) {
     return registry + "/varroa/" + name + ":" + productTag;
   }

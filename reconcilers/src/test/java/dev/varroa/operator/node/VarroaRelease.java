@@ -50,6 +50,17 @@ final class VarroaRelease implements AutoCloseable {
     return chart.run(HELM_DEADLINE, args).requireSuccess();
   }
 
+  /** helm upgrade with the values of the install kept, and these set over them. */
+  HelmChart.Result upgrade(List<String> sets) {
+    List<String> args = new ArrayList<>(List.of("upgrade", NAME, chart.chartDirectory().toString(), "--namespace",
+        namespace, "--reuse-values", "--kubeconfig", node.kubeconfig().toString()));
+    sets.forEach(s -> {
+      args.add("--set");
+      args.add(s);
+    });
+    return chart.run(HELM_DEADLINE, args).requireSuccess();
+  }
+
   HelmChart.Result uninstall() {
     return chart.run(HELM_DEADLINE, List.of("uninstall", NAME, "--namespace", namespace, "--kubeconfig",
         node.kubeconfig().toString(), "--wait", "--timeout", "5m")).requireSuccess();
