@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: node-up node-down node-check test-real-node deps build demo demo-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page bench-hibernation clean
+.PHONY: node-up node-down node-check test-real-node deps build demo demo-check demo-played demo-played-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-dashboard-page bench-hibernation clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -16,10 +16,19 @@ build: deps
 	$(MVN) -q -pl reconcilers dependency:build-classpath -DincludeScope=test -Dmdep.outputFile=target/test-classpath.txt
 	$(MVN) -q -pl dashboard dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/classpath.txt
 
+# Varroa on the real node (bin/demo.sh): the node up, the images built, the chart installed with helm, the example
+# Controller Connected and its build recorded; it falls back to the played mode, saying why in one line, when the node
+# cannot come up here. The played mode (every pod played by the local run) stays as the faster target for development.
 demo: build
-	$(LOCAL_RUN)
+	bash bin/demo.sh
 
 demo-check: build
+	bash bin/demo.sh --check
+
+demo-played: build
+	$(LOCAL_RUN)
+
+demo-played-check: build
 	$(LOCAL_RUN) --check
 
 # Every test: the Maven reactor (unit tests and ITs against real servers, the chart's ITs), then the images

@@ -239,6 +239,7 @@ wait_for "CoreDNS Ready" 120 node_kubectl -n kube-system wait --for=condition=Av
   echo "KUBECONFIG=$NODE_DIR/admin.kubeconfig"
   echo "API_SERVER=https://127.0.0.1:$APISERVER_PORT"
   echo "REGISTRY=${registry}"
+  echo "KUBECTL=$KUBE_BIN/kubectl"
 } > "$NODE_DIR/node.env"
 say "node up with DNS ($(elapsed) s); kubectl --kubeconfig $NODE_DIR/admin.kubeconfig get pods -A"
 echo "figure: node_up_seconds $(elapsed) s" >&2

@@ -99,6 +99,11 @@ public final class RealNode {
     return Optional.ofNullable(facts.get("REGISTRY")).filter(r -> !r.isBlank());
   }
 
+  /** The kubectl of the node's Kubernetes version, which up.sh built (kubectl with --kubeconfig). */
+  public Path kubectl() {
+    return Path.of(facts.getOrDefault("KUBECTL", "kubectl"));
+  }
+
   /** A client with the node's admin credentials (system:masters); close it. */
   public KubernetesClient adminClient() {
     try {
