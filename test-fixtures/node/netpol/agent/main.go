@@ -138,8 +138,10 @@ func run() int {
 	select {
 	case err := <-done:
 		// Run returns before a stop only when it cannot open its queue
-		klog.ErrorS(err, "the controller stopped", "nfqueue", *queueID)
-		code = 1
+		if ctx.Err() == nil {
+			klog.ErrorS(err, "the controller stopped", "nfqueue", *queueID)
+			code = 1
+		}
 	case <-ctx.Done():
 		select {
 		case <-done:
