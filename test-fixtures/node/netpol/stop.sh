@@ -20,8 +20,9 @@ if pid=$(node_pid kube-network-policies); then
   done
 fi
 rm -f "$NODE_DIR/pids/kube-network-policies"
-# any build of the agent deletes the table; none built means none ever ran
-if [[ -x $NETPOL_BIN ]]; then
+# only a table that is there is touched; no binary built means no agent ever ran
+if [[ -x $NETPOL_BIN ]] && "$NETPOL_BIN" --list-nftables | grep -qx "nftables inet $NETPOL_TABLE"; then
+  say "the agent left its table inet $NETPOL_TABLE: deleting it"
   "$NETPOL_BIN" --cleanup --nftables-table "$NETPOL_TABLE" || { say "could not delete nftables table inet $NETPOL_TABLE"; exit 1; }
 fi
 exit 0
