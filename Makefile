@@ -46,8 +46,9 @@ test: deps
 	  bin/images/registry.sh stop; exit $$rc
 
 # The tests tagged real-node (WithRealNode), on a node brought up for them and taken down after, checked to leave nothing.
-REAL_NODE_TESTS = bash test-fixtures/node/check.sh $(MVN) -o -pl test-fixtures,reconcilers surefire:test -Dvarroa.test.forks=1 \
-	-Dvarroa.test.excludedGroups= -Dgroups=real-node
+# One node for both modules' JVMs: up.sh first, so each JVM's extension finds it running and leaves it to check.sh.
+REAL_NODE_TESTS = bash test-fixtures/node/check.sh bash -c 'test-fixtures/node/up.sh > /dev/null && $(MVN) -o \
+	-pl test-fixtures,reconcilers surefire:test -Dvarroa.test.forks=1 -Dvarroa.test.excludedGroups= -Dgroups=real-node'
 
 test-real-node:
 	$(REAL_NODE_TESTS)
