@@ -69,7 +69,9 @@ public final class ClusterRoster {
     }
     KeyValue bucket = nats.keyValue(BusNames.CLUSTERS_BUCKET);
     List<ClusterPresence> clusters = new ArrayList<>();
-    for (String key : bucket.keys()) {
+    // keys() reads the bucket's stream, and a put during the read can deliver a key twice (a known KV client race;
+    // seen on the real node as every Controller listed twice): each key once
+    for (String key : new java.util.LinkedHashSet<>(bucket.keys())) {
       KeyValueEntry entry = bucket.get(key);
       if (entry != null && entry.getOperation() == KeyValueOperation.PUT) {
         clusters.add(ClusterPresence.parseFrom(entry.getValue()));

@@ -60,6 +60,40 @@ class ClusterRosterIT {
   }
 
   @Test
+  void listsEachClusterOnceWhileItsOperatorsRefreshTheirPresence() throws Exception {
+    try (Connection operators = NATS.server().connect(); Connection bff = NATS.server().connect()) {
+      // this server is shared with the other tests: their clusters go first
+      if (operators.keyValueManagement().getBucketNames().contains(BusNames.CLUSTERS_BUCKET)) {
+        operators.keyValueManagement().delete(BusNames.CLUSTERS_BUCKET);
+      }
+      BusTopology.ensureClusters(operators);
+      byte[] presence = ClusterPresence.newBuilder().setName("core").setRole("core").build().toByteArray();
+      operators.keyValue(BusNames.CLUSTERS_BUCKET).put("core", presence);
+      // two operator replicas keep the entry fresh: a put can land while the BFF reads the bucket's keys
+      java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean(true);
+      Thread beacon = new Thread(() -> {
+        try {
+          while (refreshing.get()) {
+            operators.keyValue(BusNames.CLUSTERS_BUCKET).put("core", presence);
+          }
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      beacon.start();
+      try {
+        ClusterRoster roster = new ClusterRoster(bff);
+        for (int i = 0; i < 200; i++) {
+          assertThat(roster.clusters()).extracting(ClusterPresence::getName).containsExactly("core");
+        }
+      } finally {
+        refreshing.set(false);
+        beacon.join();
+      }
+    }
+  }
+
+  @Test
   void noRegisteredClusterIsAnEmptyListNotAnError() throws Exception {
     try (Connection bff = NATS.server().connect()) {
       // a fresh server: nobody created varroa_clusters yet
