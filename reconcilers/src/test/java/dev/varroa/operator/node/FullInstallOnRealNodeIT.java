@@ -204,9 +204,12 @@ class FullInstallOnRealNodeIT {
 
   @Test
   @Order(5)
-  void aJenkinsPodKilledMidBuildComesBackOnItsVolumeAndAbortsTheInterruptedRun() throws Exception {
+  void aJenkinsPodKilledMidBuildComesBackOnItsVolumeWithItsAgentAndAbortsTheInterruptedRun() throws Exception {
     Pod before = sandboxPod();
     String volume = homeVolume();
+    // an inbound agent (seed 003): Jenkins keeps its node under nodes/ and the key of its secret under secrets/
+    JsonNode agent = JSON.readTree(PodExec.run(client, before, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f",
+        "-X", "POST", "http://127.0.0.1:8080/varroa-standin/agents?name=linux-agent-1"));
     play(before, "killed-mid-build", 600, 120);
 
     // no grace: the process dies as in a node crash, with the run half done
@@ -216,6 +219,11 @@ class FullInstallOnRealNodeIT {
     // Jenkins finds the run interrupted when it starts on the same JENKINS_HOME and finishes it as ABORTED
     assertThat(run(standInStatus(after), "killed-mid-build").path("result").asText()).isEqualTo("ABORTED");
     assertThat(run(standInStatus(after), "drained").path("result").asText()).isEqualTo("SUCCESS");
+    // the agent is known and its secret unchanged, so the agent reconnects with the secret it was given
+    JsonNode kept = JSON.readTree(PodExec.run(client, after, "jenkins", Duration.ofSeconds(30), "curl", "-sS", "-f",
+        "http://127.0.0.1:8080/varroa-standin/agents/linux-agent-1"));
+    assertThat(kept.path("known").asBoolean()).as("the agent's node kept").isTrue();
+    assertThat(kept.path("secret").asText()).as("the agent's secret kept").isEqualTo(agent.path("secret").asText());
   }
 
   private Pod awaitReplaced(Pod before) {

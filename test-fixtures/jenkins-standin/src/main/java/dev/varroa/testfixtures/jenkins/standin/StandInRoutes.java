@@ -28,6 +28,10 @@ import java.util.Optional;
  *     loopback only (in the pod: {@code kubectl exec -c jenkins ... curl}, or {@code kubectl port-forward}), 403 else;</li>
  * <li>{@code GET /varroa-standin/builds/<run id>} the run: state, result, log bytes, and what the plugin core still
  *     holds for the mite.</li>
+ * <li>{@code POST /varroa-standin/agents?name=<node name>} adds an inbound agent as Jenkins#addNode does
+ *     ({@code nodes/<name>/config.xml}), answering 201 with its name and secret; {@code GET /varroa-standin/agents/<name>}
+ *     the agent's secret and whether Jenkins knows it (what an admin reads in {@code /computer/<name>/jenkins-agent.jnlp}).
+ *     Both loopback only: the secret lets an agent connect.</li>
  * </ul>
  */
 final class StandInRoutes implements HttpHandler {
@@ -62,12 +66,15 @@ final class StandInRoutes implements HttpHandler {
                 if (!method.equals("POST")) {
                     exchange.getResponseHeaders().set("Allow", "POST");
                     reply(exchange, 405, error("POST " + PREFIX + "/builds?job=<name> plays a build"));
-                } else if (!exchange.getRemoteAddress().getAddress().isLoopbackAddress()) {
-                    reply(exchange, 403, error("the build trigger answers on loopback only; from outside the pod use"
-                            + " 'kubectl exec <pod> -c jenkins -- curl -X POST http://127.0.0.1:8080" + PREFIX
-                            + "/builds?job=<name>' or 'kubectl port-forward'"));
-                } else {
+                } else if (fromLoopback(exchange, "/builds?job=<name>")) {
                     startBuild(exchange);
+                }
+            } else if (route.equals("/agents") || route.equals("/agents/")) {
+                if (!method.equals("POST")) {
+                    exchange.getResponseHeaders().set("Allow", "POST");
+                    reply(exchange, 405, error("POST " + PREFIX + "/agents?name=<node name> adds an inbound agent"));
+                } else if (fromLoopback(exchange, "/agents?name=<node name>")) {
+                    addAgent(exchange);
                 }
             } else if (!method.equals("GET")) {
                 exchange.getResponseHeaders().set("Allow", "GET");
@@ -79,6 +86,13 @@ final class StandInRoutes implements HttpHandler {
                     reply(exchange, 200, run.get().toString());
                 } else {
                     reply(exchange, 404, error("no played run " + runId + "; GET " + PREFIX + "/api/json lists them"));
+                }
+            } else if (route.startsWith("/agents/")) {
+                if (fromLoopback(exchange, route)) {
+                    String name = URLDecoder.decode(route.substring("/agents/".length()), StandardCharsets.UTF_8);
+                    reply(exchange, 200, JSON.createObjectNode().put("name", name)
+                            .put("known", jenkins.agents().contains(name)).put("secret", jenkins.agentSecret(name))
+                            .toString());
                 }
             } else if (route.equals("/api/json")) {
                 reply(exchange, 200, status().toString());
@@ -104,6 +118,33 @@ final class StandInRoutes implements HttpHandler {
         }
         exchange.getResponseHeaders().set("Location", PREFIX + "/builds/" + run.runId());
         reply(exchange, 201, runJson(run).toString());
+    }
+
+    /** True from loopback; else answers 403 saying how to reach the route from inside the pod. */
+    private static boolean fromLoopback(HttpExchange exchange, String route) throws IOException {
+        if (exchange.getRemoteAddress().getAddress().isLoopbackAddress()) {
+            return true;
+        }
+        reply(exchange, 403, error(PREFIX + route.replaceFirst("^/?", "/") + " answers on loopback only; from outside"
+                + " the pod use 'kubectl exec <pod> -c jenkins -- curl http://127.0.0.1:8080" + PREFIX
+                + route.replaceFirst("^/?", "/") + "' or 'kubectl port-forward'"));
+        return false;
+    }
+
+    private void addAgent(HttpExchange exchange) throws IOException {
+        String name = query(exchange.getRequestURI().getRawQuery()).get("name");
+        String secret;
+        try {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("name is missing: POST " + PREFIX + "/agents?name=<node name>");
+            }
+            secret = jenkins.addAgent(name);
+        } catch (IllegalArgumentException e) {
+            reply(exchange, 400, error(e.getMessage()));
+            return;
+        }
+        exchange.getResponseHeaders().set("Location", PREFIX + "/agents/" + name);
+        reply(exchange, 201, JSON.createObjectNode().put("name", name).put("secret", secret).toString());
     }
 
     private ObjectNode runJson(PlayedRun run) {

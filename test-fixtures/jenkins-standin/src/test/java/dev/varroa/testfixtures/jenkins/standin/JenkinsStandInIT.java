@@ -136,7 +136,10 @@ class JenkinsStandInIT {
 
     @Test
     void keepsAgentsBuildNumbersAndConfigurationOnTheSameHomeAndAbortsTheInterruptedRun() throws Exception {
-        String secret = standIn.jenkins().addAgent("linux-1");
+        HttpResponse<String> added = post("varroa-standin/agents?name=linux-1");
+        assertThat(added.statusCode()).isEqualTo(201);
+        String secret = JSON.readTree(added.body()).path("secret").asText();
+        assertThat(secret).isEqualTo(standIn.jenkins().agentSecret("linux-1"));
         HttpResponse<String> first = post("varroa-standin/builds?job=app&lines=100&seconds=60");
         String interrupted = JSON.readTree(first.body()).path("runId").asText();
         await().atMost(DEADLINE).until(() -> mite.events(interrupted).stream().anyMatch(BuildEvent::hasStageStarted));
@@ -149,6 +152,9 @@ class JenkinsStandInIT {
 
         assertThat(standIn.jenkins().agents()).containsExactly("linux-1");
         assertThat(standIn.jenkins().agentSecret("linux-1")).isEqualTo(secret);
+        JsonNode agent = JSON.readTree(get("varroa-standin/agents/linux-1", null).body());
+        assertThat(agent.path("known").asBoolean()).isTrue();
+        assertThat(agent.path("secret").asText()).isEqualTo(secret);
         await().atMost(DEADLINE).until(() -> mite.events(interrupted).stream().anyMatch(BuildEvent::hasRunFinalized));
         assertThat(mite.events(interrupted).stream().filter(BuildEvent::hasRunFinalized).findFirst().orElseThrow()
                 .getRunFinalized().getResult()).isEqualTo("ABORTED");
@@ -157,6 +163,14 @@ class JenkinsStandInIT {
         JsonNode status = JSON.readTree(get("varroa-standin/api/json", null).body());
         assertThat(status.path("appliedConfigurations").findValuesAsText("trigger")).containsExactly("startup", "startup");
         assertThat(status.path("agents").get(0).asText()).isEqualTo("linux-1");
+    }
+
+    @Test
+    void refusesAnAgentWithoutAName() throws Exception {
+        HttpResponse<String> refused = post("varroa-standin/agents");
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("name is missing");
     }
 
     @Test
