@@ -28,9 +28,10 @@ was_up=false
 if bash -c 'source test-fixtures/node/node.sh && node_pid kubelet >/dev/null && node_api_ready' 2>/dev/null; then
   was_up=true
 fi
+# With "quiet": after a failed start, where down.sh only takes away what up.sh got to start.
 node_down() {
   if [[ $was_up == false ]]; then
-    echo "demo: taking the node down (test-fixtures/node/down.sh)"
+    [[ ${1:-} == quiet ]] || echo "demo: taking the node down (test-fixtures/node/down.sh)"
     bash test-fixtures/node/down.sh > .demo/node-down.log 2>&1 || echo "demo: down.sh failed: $(reason .demo/node-down.log) (log $root/.demo/node-down.log)"
   fi
 }
@@ -38,7 +39,7 @@ node_down() {
 echo "demo: bringing up the real node (test-fixtures/node/up.sh; log $root/.demo/node-up.log)"
 if ! bash test-fixtures/node/up.sh > .demo/node-up.log 2>&1; then
   why=$(reason .demo/node-up.log)
-  node_down
+  node_down quiet
   echo "demo: the real node cannot run here ($why); running the played mode instead (see $root/.demo/node-up.log)"
   played
 fi
