@@ -34,6 +34,9 @@ public final class BusConnection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BusConnection.class);
 
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /** How long a start waits for NATS: a first install starts NATS beside the components that need it. */
+  static final Duration START_WAIT = Duration.ofSeconds(90);
+  private static final Duration START_RETRY_MAX = Duration.ofSeconds(5);
   static final Duration RECONNECT_WAIT = Duration.ofSeconds(2);
   static final Duration REPLACEMENT_BACKOFF_CAP = Duration.ofSeconds(30);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
@@ -64,7 +67,8 @@ public final class BusConnection implements AutoCloseable {
   }
 
   /**
-   * Connects once (fails if NATS is unreachable now); later outages are healed in the background.
+   * Connects, retrying for up to {@link #START_WAIT} while NATS does not answer yet (then fails naming the servers);
+   * later outages are healed in the background.
    *
    * @param client names the connection to the server ({@code varroa-<client>}) and in the log, e.g. {@code gateway-gw-1}
    */
@@ -88,11 +92,22 @@ public final class BusConnection implements AutoCloseable {
     List<String> urls = Arrays.stream(commaSeparatedUrls.split(",")).map(String::strip).filter(s -> !s.isEmpty())
         .toList();
     BusConnection bus = new BusConnection(client, urls, credentials, tls, inboxPrefix);
-    try {
-      bus.current = Nats.connect(bus.options());
-    } catch (IOException e) {
-      bus.replacer.shutdownNow();
-      throw new IOException("cannot connect to NATS at " + urls + ": " + Redaction.describe(e));
+    long deadline = System.nanoTime() + START_WAIT.toNanos();
+    Duration retry = Duration.ofMillis(500);
+    while (bus.current == null) {
+      try {
+        bus.current = Nats.connect(bus.options());
+      } catch (IOException e) {
+        if (System.nanoTime() + retry.toNanos() > deadline) {
+          bus.replacer.shutdownNow();
+          throw new IOException("cannot connect to NATS at " + urls + " within " + START_WAIT.toSeconds() + " s: "
+              + Redaction.describe(e));
+        }
+        LOG.warn("event=nats_not_answering client={} servers={} retry_in_ms={} error=\"{}\"", client, urls,
+            retry.toMillis(), Redaction.describe(e));
+        Thread.sleep(retry.toMillis());
+        retry = retry.multipliedBy(2).compareTo(START_RETRY_MAX) > 0 ? START_RETRY_MAX : retry.multipliedBy(2);
+      }
     }
     LOG.info("event=nats_connected client={} servers={}", client, urls);
     return bus;

@@ -35,9 +35,13 @@ public final class NatsServerProcess implements ClassScopedFixtureExtension.Runn
 
     /** Starts {@code nats-server -js} on a free loopback port; on failure the directory is kept for its log. */
     public static NatsServerProcess start() throws InterruptedException {
+        return startOn(LoopbackPort.pickFree());
+    }
+
+    /** Starts {@code nats-server -js} on this loopback port, e.g. one a client was already told to wait for. */
+    public static NatsServerProcess startOn(int port) throws InterruptedException {
         Executable binary = Executable.require("nats-server", "nats-server");
         ThrowawayDirectory directory = ThrowawayDirectory.create("varroa-nats-");
-        int port = LoopbackPort.pickFree();
         NatsServer server = new NatsServer("nats://" + LoopbackPort.HOST + ":" + port, directory.resolve("jetstream"));
         List<String> command = List.of(binary.toString(),
                 "-a", LoopbackPort.HOST,
