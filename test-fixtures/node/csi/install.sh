@@ -116,7 +116,9 @@ kubernetes_pins() {
 KUBERNETES_PINS="$(kubernetes_pins)"
 
 # Replace directives pin a module source's dependencies to KUBERNETES_PINS: a replace wins over any requirement,
-# so the sidecar compiles against exactly the packages kube/install.sh compiled (and finds them in the cache).
+# so the sidecar compiles against exactly the code kube/install.sh compiled. (With -trimpath the build cache key
+# names module@version as selected, not as replaced, so the build itself runs under kube/install.sh's go.mod: see
+# kube_module_build.)
 pin_to_kubernetes() {
   local src=$1 pin args=()
   while read -r pin; do args+=(-replace "${pin%@*}=$pin"); done <<<"$KUBERNETES_PINS"
@@ -139,10 +141,59 @@ module_source() {
   echo "$dest"
 }
 
+# kube/install.sh's Go module, whose go.mod and go.sum the sidecars build under.
+KUBE_MODULE="${VARROA_CACHE:-$HOME/.cache/varroa}/kube-build/$K8S_VERSION/k8s"
+
+# A module's source without its requirements, for a replace: it then adds nothing to version selection.
+requirement_free_copy() {
+  local module=$1 version=$2 dest="$CACHE/src/requirement-free/${1//\//_}@$2" info dir
+  if [[ ! -f "$dest/.complete" ]]; then
+    info="$(go mod download -json "$module@$version")" \
+      || die "could not fetch $module@$version from the Go module proxy ($(go env GOPROXY))"
+    dir="$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' <<<"$info")"
+    [[ -d "$dir" ]] || die "$module@$version downloaded, but its folder '$dir' is missing"
+    rm -rf "$dest" && mkdir -p "$(dirname "$dest")"
+    cp -r "$dir" "$dest" && chmod -R u+w "$dest"
+    { echo "module $module"; awk '/^go [0-9]/ { print; exit }' "$dest/go.mod" 2>/dev/null; } > "$dest/go.mod.tmp"
+    mv -f "$dest/go.mod.tmp" "$dest/go.mod"
+    touch "$dest/.complete"
+  fi
+  echo "$dest"
+}
+
+# A copy of a pinned sidecar source whose go.mod is kube/install.sh's (same requirements, same replaces), plus each
+# module the sidecar needs that Kubernetes does not, as a requirement-free copy. Version selection then gives every
+# shared module exactly the version kube/install.sh compiled, and the build cache serves those packages.
+kube_module_build() {
+  local src=$1 name=$2 build="$CACHE/build/$2" deps module version replaced path kube_modules
+  deps="$(cd "$src" && go list -deps -f '{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{with .Replace}}{{.Version}}{{end}}{{end}}{{end}}' "./cmd/$name" | sort -u)" \
+    || die "go list could not resolve the packages of ./cmd/$name in $src"
+  path="$(awk '/^module / { print $2; exit }' "$src/go.mod")"
+  if [[ ! -f $KUBE_MODULE/go.mod ]]; then
+    say "note: $KUBE_MODULE/go.mod is missing (kube/install.sh's binaries came from elsewhere), so $name builds without sharing its Go build cache"
+    echo "$src"
+    return
+  fi
+  rm -rf "$build" && mkdir -p "$CACHE/build" && cp -r "$src" "$build"
+  # kube/install.sh's lock: node/install.sh edits that go.mod under it
+  flock "$KUBE_MODULE/../.lock" cp "$KUBE_MODULE/go.mod" "$KUBE_MODULE/go.sum" "$build/"
+  (cd "$build" && go mod edit -module "$path") || die "go mod edit could not name the module $path in $build/go.mod"
+  kube_modules="$(cd "$build" && go mod edit -json | sed -n 's/^[[:space:]]*"Path": "\(.*\)",*$/\1/p' | sort -u)"
+  while read -r module version replaced; do
+    [[ -n $module ]] || continue
+    grep -qxF "$module" <<<"$kube_modules" && continue
+    (cd "$build" && go mod edit -require "$module@${replaced:-$version}" \
+      -replace "$module=$(requirement_free_copy "$module" "${replaced:-$version}")") \
+      || die "go mod edit could not add $module to $build/go.mod"
+  done <<<"$deps"
+  echo "$build"
+}
+
 # go build ./cmd/NAME inside a module's source into $CACHE/bin/NAME, statically linked when cgo is on.
 build_cmd() {
   local src=$1 name=$2 version=$3 start=$SECONDS log="$CACHE/bin/$2.log"
   say "building $name $version"
+  src="$(kube_module_build "$src" "$name")"
   # The static link warns about glibc's NSS functions: the images set GODEBUG=netdns=go and look up no users.
   if ! (cd "$src" && go build -trimpath -ldflags "-s -w -X main.version=$version $STATIC_LDFLAGS" \
       -o "$CACHE/bin/$name.tmp" "./cmd/$name") >"$log" 2>&1; then
