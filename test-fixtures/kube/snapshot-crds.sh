@@ -7,7 +7,7 @@
 set -euo pipefail
 
 # Keep in step with SnapshotCrds.VERSION, which reads the files from the folder named after it.
-SNAPSHOTTER_VERSION="${SNAPSHOTTER_VERSION:-8.7.0}"
+SNAPSHOTTER_VERSION="${SNAPSHOTTER_VERSION:-8.4.0}"
 MODULE="github.com/kubernetes-csi/external-snapshotter/client/v8"
 DEST="${VARROA_CACHE:-$HOME/.cache/varroa}/snapshot-crds/${SNAPSHOTTER_VERSION}"
 # Only the v1 snapshot kinds; the group snapshot CRDs in the same folder are beta and unused.

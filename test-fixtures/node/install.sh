@@ -99,14 +99,47 @@ mkdir -p "$NODE_CACHE/bin" "$NODE_CACHE/images"
 exec 8>"$NODE_CACHE/.lock"
 flock 8
 
-coredns_bin="$NODE_CACHE/bin/coredns-v${COREDNS_VERSION}"
+# The plugins coredns.yaml's Corefile names (the first word of each line inside its server block), one a line.
+corefile_plugins() {
+  awk '/Corefile: \|/ { on = 1; next }
+       on && /^---/ { exit }
+       on {
+         line = $0; sub(/#.*/, "", line)
+         if (depth == 1 && split(line, word) > 0 && word[1] != "}") print word[1]
+         opens = gsub(/\{/, "{", line); closes = gsub(/\}/, "}", line); depth += opens - closes
+       }' "$here/coredns.yaml" | sort -u
+}
+
+# CoreDNS with only those plugins: the full plugin.cfg compiles cloud SDKs (route53, azure, clouddns, etcd, ...)
+# the node never runs. The tag names the plugin set, so a full build in the cache is never taken for this one.
+mapfile -t coredns_plugins < <(corefile_plugins)
+(( ${#coredns_plugins[@]} )) || die "found no plugin in the Corefile of $here/coredns.yaml (data.Corefile of ConfigMap coredns): is its server block still there?"
+coredns_tag="v${COREDNS_VERSION}-$(printf '%s\n' "${coredns_plugins[@]}" | sha256sum | cut -c1-8)"
+coredns_bin="$NODE_CACHE/bin/coredns-$coredns_tag"
 if [[ ! -x $coredns_bin ]]; then
-  say "building CoreDNS v${COREDNS_VERSION} from Go modules"
-  gobin=$(mktemp -d "$NODE_CACHE/.gobin-XXXXXX")
-  CGO_ENABLED=0 GOBIN="$gobin" go install -trimpath -ldflags "-s -w" "github.com/coredns/coredns@v${COREDNS_VERSION}" \
-    || { rm -rf "$gobin"; die "could not build github.com/coredns/coredns@v${COREDNS_VERSION} from the Go module proxy"; }
-  mv -f "$gobin/coredns" "$coredns_bin"
-  rm -rf "$gobin"
+  say "building CoreDNS v${COREDNS_VERSION} from Go modules with the plugins ${coredns_plugins[*]}"
+  start=$SECONDS
+  info=$(go mod download -json "github.com/coredns/coredns@v${COREDNS_VERSION}") \
+    || die "could not fetch github.com/coredns/coredns@v${COREDNS_VERSION} from the Go module proxy ($(go env GOPROXY))"
+  module_dir=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' <<<"$info")
+  [[ -f $module_dir/plugin.cfg ]] || die "github.com/coredns/coredns@v${COREDNS_VERSION} has no plugin.cfg in '$module_dir'"
+  # A writable copy (the module cache is read-only), where go generate rewrites the plugin list.
+  coredns_src=$(mktemp -d "$NODE_CACHE/.coredns-src-XXXXXX")
+  cp -r "$module_dir/." "$coredns_src"
+  chmod -R u+w "$coredns_src"
+  # plugin.cfg's order is the order the plugins run in: keep it, drop the lines of the plugins not named.
+  awk -F: 'NR == FNR { wanted[$1] = 1; next } /^[a-z]/ && ($1 in wanted)' \
+    <(printf '%s\n' "${coredns_plugins[@]}") "$module_dir/plugin.cfg" > "$coredns_src/plugin.cfg"
+  for plugin in "${coredns_plugins[@]}"; do
+    grep -q "^$plugin:" "$coredns_src/plugin.cfg" \
+      || die "the Corefile in $here/coredns.yaml names '$plugin', which CoreDNS v${COREDNS_VERSION}'s plugin.cfg does not have: remove it from the Corefile or pick a CoreDNS version with it"
+  done
+  (cd "$coredns_src" && GOFLAGS=-mod=mod go generate coredns.go \
+    && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$coredns_bin.tmp" .) \
+    || { rm -rf "$coredns_src"; die "could not build CoreDNS v${COREDNS_VERSION} with the plugins ${coredns_plugins[*]} in $coredns_src"; }
+  rm -rf "$coredns_src"
+  mv -f "$coredns_bin.tmp" "$coredns_bin"
+  say "built CoreDNS in $((SECONDS - start)) s"
 fi
 
 pause_key=$(cat "$here/pause/main.go" "$here/pause/go.mod" | sha256sum | cut -c1-12)
@@ -137,10 +170,10 @@ binary_image() {
 }
 binary_image pause "$pause_key" "$pause_bin" 65535
 # CoreDNS binds port 53 inside its pod: root in the pod's own namespaces, as upstream's image runs it
-binary_image coredns "v${COREDNS_VERSION}" "$coredns_bin" 0
+binary_image coredns "$coredns_tag" "$coredns_bin" 0
 # up.sh reads which images to import and which sandbox image to name
 printf 'localhost/pause:%s\n' "$pause_key" > "$NODE_CACHE/images/pause.ref"
-printf 'localhost/coredns:v%s\n' "$COREDNS_VERSION" > "$NODE_CACHE/images/coredns.ref"
+printf 'localhost/coredns:%s\n' "$coredns_tag" > "$NODE_CACHE/images/coredns.ref"
 exec 8>&-
 # the volume stack (CSI driver, provisioner, snapshotter) up.sh deploys
 "$here/csi/install.sh"

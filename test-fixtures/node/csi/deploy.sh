@@ -61,7 +61,7 @@ propagation=$(findmnt -n -o PROPAGATION -M "$kubelet_dir" 2>/dev/null || true)
 [[ $propagation == shared* ]] || die "$kubelet_dir is not a shared mount (findmnt says '${propagation:-not a mount point}'), so the driver's volume mounts would not reach the pods; the kubelet makes its --root-dir shared at start: does it run with --root-dir $kubelet_dir?"
 
 # --- the VolumeSnapshot CRDs, the same files the API-server tests use ----------------------------------------
-crd_dir=$("$here/../../kube/snapshot-crds.sh" >&2 && echo "${VARROA_CACHE:-$HOME/.cache/varroa}/snapshot-crds/${SNAPSHOTTER_VERSION:-8.7.0}")
+crd_dir=$("$here/../../kube/snapshot-crds.sh" >&2 && echo "${VARROA_CACHE:-$HOME/.cache/varroa}/snapshot-crds/${SNAPSHOTTER_VERSION:-8.4.0}")
 for f in "$crd_dir"/snapshot.storage.k8s.io_*.yaml; do kc apply -f "$f" >/dev/null; done
 wait_for "the VolumeSnapshot CRDs Established" 60 kc wait --for=condition=Established --timeout=2s \
   crd/volumesnapshots.snapshot.storage.k8s.io crd/volumesnapshotcontents.snapshot.storage.k8s.io \

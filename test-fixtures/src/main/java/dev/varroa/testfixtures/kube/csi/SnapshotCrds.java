@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SnapshotCrds {
   /** The external-snapshotter client module version; test-fixtures/kube/snapshot-crds.sh pins the same. */
-  public static final String VERSION = "8.7.0";
+  public static final String VERSION = "8.4.0";
   public static final String GROUP = "snapshot.storage.k8s.io";
   static final List<String> FILES = List.of(
       "snapshot.storage.k8s.io_volumesnapshotclasses.yaml",

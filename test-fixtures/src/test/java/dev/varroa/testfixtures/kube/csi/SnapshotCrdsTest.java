@@ -24,4 +24,13 @@ class SnapshotCrdsTest {
     String script = Files.readString(Path.of("kube/snapshot-crds.sh"));
     assertThat(script).contains("SNAPSHOTTER_VERSION=\"${SNAPSHOTTER_VERSION:-" + SnapshotCrds.VERSION + "}\"");
   }
+
+  @Test
+  void nodeVolumeStackBuildsTheSnapshotterOfTheCrds() throws Exception {
+    // the real node's snapshotter and snapshot controller are built from the release whose CRDs deploy.sh applies
+    String install = Files.readString(Path.of("node/csi/install.sh"));
+    assertThat(install).contains("SNAPSHOTTER_VERSION=\"${SNAPSHOTTER_VERSION:-" + SnapshotCrds.VERSION + "}\"");
+    String deploy = Files.readString(Path.of("node/csi/deploy.sh"));
+    assertThat(deploy).contains("snapshot-crds/${SNAPSHOTTER_VERSION:-" + SnapshotCrds.VERSION + "}");
+  }
 }
