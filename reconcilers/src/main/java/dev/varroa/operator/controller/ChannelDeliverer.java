@@ -103,8 +103,10 @@ final class ChannelDeliverer {
     // the informer holds the token Secret's annotations, which is all the decision reads
     Secret existing = caches.owned(Secret.class, input.names().miteTokenSecret(), id.namespace()).orElse(null);
     try {
+      boolean streamOpen = controller.getStatus() != null && controller.getStatus().miteStatus != null
+          && Boolean.TRUE.equals(controller.getStatus().miteStatus.connected);
       Optional<String> reason = MiteTokenSecret.reasonToMint(existing,
-          MiteTokenSecret.record(channel.bootstrapTokens(), existing), false, pod, clock.instant());
+          MiteTokenSecret.record(channel.bootstrapTokens(), existing), false, pod, streamOpen, clock.instant());
       if (reason.isPresent()) {
         BootstrapTokenIssuer.Minted minted = channel.bootstrapTokens().mint(id, clock.instant());
         Optional<String> refused = new OwnedObjectApplier(client, caches).apply(MiteTokenSecret.render(id,

@@ -30,6 +30,15 @@ final class MiteTokenSecret {
   /** Why a token is minted, for the log; empty when the current one will do. */
   static Optional<String> reasonToMint(Secret existing, Optional<BootstrapTokenRecord> record, boolean connected,
       Pod pod, Instant now) {
+    return reasonToMint(existing, record, connected, pod, false, now);
+  }
+
+  /**
+   * @param streamOpen whether the Controller's status says its mite is connected now: it settles a pod created in the
+   *     same second as the registration, which creationTimestamp's whole seconds cannot order
+   */
+  static Optional<String> reasonToMint(Secret existing, Optional<BootstrapTokenRecord> record, boolean connected,
+      Pod pod, boolean streamOpen, Instant now) {
     if (connected) {
       return Optional.empty();
     }
@@ -45,8 +54,15 @@ final class MiteTokenSecret {
           ? Optional.of("token_expired_unused") : Optional.empty();
     }
     // Used: a pod created after the registration lost its in-memory identity and needs a new token.
-    boolean newPod = pod != null && pod.getMetadata().getCreationTimestamp() != null
-        && Instant.parse(pod.getMetadata().getCreationTimestamp()).isAfter(Instant.ofEpochMilli(r.getUsedAtEpochMillis()));
+    if (pod == null || pod.getMetadata().getCreationTimestamp() == null) {
+      return Optional.empty();
+    }
+    Instant created = Instant.parse(pod.getMetadata().getCreationTimestamp());
+    Instant usedAt = Instant.ofEpochMilli(r.getUsedAtEpochMillis());
+    // creationTimestamp has whole seconds: a pod made in the registration's second is the new one unless its mite is
+    // connected (else a pod recreated within that second would wait forever on a used token)
+    boolean newPod = created.isAfter(usedAt)
+        || created.equals(usedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)) && !streamOpen;
     return newPod ? Optional.of("new_pod") : Optional.empty();
   }
 

@@ -38,6 +38,19 @@ class MiteTokenSecretTest {
   }
 
   @Test
+  void mintsForAPodRecreatedInTheSecondOfTheRegistrationUnlessItsMiteIsConnected() {
+    Instant usedAt = NOW.minusSeconds(3600).plusMillis(15);
+    BootstrapTokenRecord used = record(true, usedAt.toEpochMilli(), usedAt.plusSeconds(900));
+    // the API server keeps whole seconds: the recreated pod's creationTimestamp is the registration's second
+    Pod sameSecond = pod(usedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    assertThat(MiteTokenSecret.reasonToMint(EXISTING, Optional.of(used), false, sameSecond, false, NOW))
+        .contains("new_pod");
+    assertThat(MiteTokenSecret.reasonToMint(EXISTING, Optional.of(used), false, sameSecond, true, NOW)).isEmpty();
+    assertThat(MiteTokenSecret.reasonToMint(EXISTING, Optional.of(used), false,
+        pod(usedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(1)), false, NOW)).isEmpty();
+  }
+
+  @Test
   void mintsForANewPodButNotForAContainerRestartInTheSamePod() {
     Instant usedAt = NOW.minusSeconds(3600);
     BootstrapTokenRecord used = record(true, usedAt.toEpochMilli(), usedAt.plusSeconds(900));
