@@ -23,6 +23,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -244,7 +246,7 @@ class FullInstallOnRealNodeIT {
   @Test
   @Order(6)
   void theLeaderKilledAnotherOperatorLeadsWithoutRewritingTheController() throws Exception {
-    Map<String, String> versions = controllerObjectVersions();
+    Map<String, String> versions = settledControllerObjectVersions();
     Pod leader = client.pods().inNamespace(NAMESPACE).withLabel(LeaderPodLabel.LABEL, "true").list().getItems().get(0);
 
     client.pods().inNamespace(NAMESPACE).withName(leader.getMetadata().getName()).withGracePeriod(0).delete();
@@ -255,7 +257,8 @@ class FullInstallOnRealNodeIT {
     // nothing: the Controller's objects keep their resourceVersions while it leads
     await("no write to ci/sandbox's objects under the new leader").during(Duration.ofSeconds(30))
         .atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofSeconds(1))
-        .until(() -> controllerObjectVersions().equals(versions));
+        .untilAsserted(() -> assertThat(controllerObjectVersions()).as("ci's objects: kind/name -> version")
+            .isEqualTo(versions));
     awaitConnected();
     ControllerStatus status = client.resources(Controller.class).inNamespace("ci").withName("sandbox").get().getStatus();
     System.out.println("after the leader change: miteStatus.connected=" + status.miteStatus.connected + " conditions="
@@ -352,6 +355,24 @@ class FullInstallOnRealNodeIT {
         .getStatus();
     return status.miteStatus != null && Boolean.TRUE.equals(status.miteStatus.connected)
         ? status.miteStatus.gateway : null;
+  }
+
+  /**
+   * The versions once nothing has written the Controller's objects for 10 s: the test before this one replaced the
+   * Jenkins pod, and the leader may still be finishing its passes over that when the snapshot would be taken.
+   */
+  private Map<String, String> settledControllerObjectVersions() {
+    AtomicReference<Map<String, String>> last = new AtomicReference<>(controllerObjectVersions());
+    AtomicReference<Instant> since = new AtomicReference<>(Instant.now());
+    await("ci/sandbox's objects settled").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+      Map<String, String> now = controllerObjectVersions();
+      if (!now.equals(last.get())) {
+        last.set(now);
+        since.set(Instant.now());
+      }
+      return Duration.between(since.get(), Instant.now()).compareTo(Duration.ofSeconds(10)) >= 0;
+    });
+    return last.get();
   }
 
   private Map<String, String> controllerObjectVersions() {
