@@ -41,19 +41,19 @@ final class VarroaRelease implements AutoCloseable {
   }
 
   HelmChart.Result install(List<String> sets) {
-    List<String> args = new ArrayList<>(List.of("install", NAME, chart.chartDirectory().toString(), "--namespace",
-        namespace, "--create-namespace", "--kubeconfig", node.kubeconfig().toString()));
-    sets.forEach(s -> {
-      args.add("--set");
-      args.add(s);
-    });
-    return chart.run(HELM_DEADLINE, args).requireSuccess();
+    return helm(sets, "install", NAME, chart.chartDirectory().toString(), "--namespace", namespace,
+        "--create-namespace", "--kubeconfig", node.kubeconfig().toString());
   }
 
   /** helm upgrade with the values of the install kept, and these set over them. */
   HelmChart.Result upgrade(List<String> sets) {
-    List<String> args = new ArrayList<>(List.of("upgrade", NAME, chart.chartDirectory().toString(), "--namespace",
-        namespace, "--reuse-values", "--kubeconfig", node.kubeconfig().toString()));
+    return helm(sets, "upgrade", NAME, chart.chartDirectory().toString(), "--namespace", namespace,
+        "--reuse-values", "--kubeconfig", node.kubeconfig().toString());
+  }
+
+  /** helm with these arguments and each value as --set; fails with helm's output when it does. */
+  private HelmChart.Result helm(List<String> sets, String... arguments) {
+    List<String> args = new ArrayList<>(List.of(arguments));
     sets.forEach(s -> {
       args.add("--set");
       args.add(s);
