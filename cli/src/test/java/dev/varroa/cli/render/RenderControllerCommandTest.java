@@ -17,7 +17,7 @@ class RenderControllerCommandTest {
 
   @TempDir Path work;
 
-  private static Path examples() {
+  static Path examples() {
     Path dir = Path.of("").toAbsolutePath();
     while (dir != null && !Files.isDirectory(dir.resolve("gitops-examples/varroa"))) {
       dir = dir.getParent();

@@ -42,7 +42,11 @@ public final class KubernetesCloudFragment {
     garbageCollection.put("timeout", ORPHAN_POD_TIMEOUT_SECONDS);
     cloud.put("garbageCollection", garbageCollection);
     // the operator's orphan collector finds this Jenkins' agent pods by this label
-    cloud.put("podLabels", List.of(Map.of("key", AGENT_OF_LABEL, "value", controller.names().statefulSet())));
+    // ordered: a Map.of's iteration order differs between JVMs, and a new leader would rewrite the ConfigMap
+    Map<String, Object> podLabel = new LinkedHashMap<>();
+    podLabel.put("key", AGENT_OF_LABEL);
+    podLabel.put("value", controller.names().statefulSet());
+    cloud.put("podLabels", List.of(podLabel));
     List<Map<String, Object>> templates = PodTemplateSelection
         .matching(input.podTemplates(), controller.namespace(), controller.labels()).stream()
         .map(KubernetesCloudFragment::template).toList();

@@ -383,9 +383,7 @@ class FullInstallOnRealNodeIT {
         .forEach(o -> versions.put("StatefulSet/" + name(o), "generation " + o.getMetadata().getGeneration()));
     client.services().inNamespace("ci").list().getItems()
         .forEach(o -> versions.put("Service/" + name(o), o.getMetadata().getResourceVersion()));
-    // KNOWN, open: a new leader sometimes rewrites the Controller's -casc ConfigMap once (seen on the real node,
-    // 2026-12-03: resourceVersion 936 -> 1234 with no spec change); left out here until that churn is fixed
-    client.configMaps().inNamespace("ci").list().getItems().stream().filter(o -> !name(o).endsWith("-casc"))
+    client.configMaps().inNamespace("ci").list().getItems()
         .forEach(o -> versions.put("ConfigMap/" + name(o), o.getMetadata().getResourceVersion()));
     client.serviceAccounts().inNamespace("ci").list().getItems()
         .forEach(o -> versions.put("ServiceAccount/" + name(o), o.getMetadata().getResourceVersion()));
