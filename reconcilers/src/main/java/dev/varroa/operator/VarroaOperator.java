@@ -19,6 +19,7 @@ import dev.varroa.operator.hooks.WebhookSettings;
 import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.InstallationOwner;
+import dev.varroa.operator.install.InstalledChannelSettings;
 import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
@@ -301,7 +302,7 @@ public final class VarroaOperator implements AutoCloseable {
     if (installation.isPresent()) {
       // Before anything else: the gateway and NATS pods wait for these Secrets.
       InstallationSecrets.Material material = new InstallationSecrets(client, installation.get(), clock).ensure();
-      settings = ChannelSettings.forInstallation(env, client, installation.get(), material);
+      settings = InstalledChannelSettings.of(env, client, installation.get(), material);
     } else {
       settings = ChannelSettings.fromEnv(env);
     }
