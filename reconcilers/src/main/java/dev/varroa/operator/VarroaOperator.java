@@ -208,7 +208,7 @@ public final class VarroaOperator implements AutoCloseable {
    */
   public int serveWebhooks(int port, WebhookSecret secret) throws IOException {
     webhooks = WebhookReceiver.start(port, secret, new ReconcilerPushTargets(bundles, catalogSources,
-        new EventRecorder(client, ComposedBundleReconciler.FIELD_MANAGER, clock)));
+        new EventRecorder(client, ComposedBundleReconciler.FIELD_MANAGER, clock)), ListenerLimits.DELIVERIES, clock);
     return webhooks.port();
   }
 
@@ -324,7 +324,7 @@ public final class VarroaOperator implements AutoCloseable {
         activityOn(channel, operatorSettings.clusterName(), clock), leaderLabel, clock);
     int port = operator.serveHttp(httpPort);
     WebhookSettings hooks = WebhookSettings.fromEnv(env);
-    int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
+    int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace, clock));
     int wakerPort = operator.serveWaker(operatorSettings.controllers().hibernation().wakerPort());
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();
