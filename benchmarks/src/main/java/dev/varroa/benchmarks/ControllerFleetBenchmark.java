@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.operator.VarroaOperator;
@@ -54,7 +55,7 @@ public final class ControllerFleetBenchmark {
       RequestCounter counter = new RequestCounter();
       KubernetesClient counted = counter.client(kube);
       Instant start = Instant.now();
-      try (VarroaOperator operator = new VarroaOperator(counted, cache, null)) {
+      try (VarroaOperator operator = new VarroaOperator(counted, OperatorSettings.defaults(cache), null)) {
         operator.start();
         for (int i = 0; i < count; i++) {
           client.resource(YAML.unmarshal("""
@@ -76,7 +77,7 @@ public final class ControllerFleetBenchmark {
       }
 
       counter.reset();
-      try (VarroaOperator resync = new VarroaOperator(counted, cache, null)) {
+      try (VarroaOperator resync = new VarroaOperator(counted, OperatorSettings.defaults(cache), null)) {
         Instant resyncStart = Instant.now();
         resync.start();
         await("resync", () -> resync.controllers().completedPasses() >= count);

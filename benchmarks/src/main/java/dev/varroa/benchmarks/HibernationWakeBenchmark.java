@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks;
 
+import dev.varroa.operator.controller.ControllerSettings;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -16,7 +17,6 @@ import dev.varroa.operator.hibernation.MovableClock;
 import dev.varroa.operator.hibernation.PlayedGateway;
 import dev.varroa.operator.hibernation.Waker;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
-import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.mite.v1.ObservedState;
@@ -105,10 +105,9 @@ public final class HibernationWakeBenchmark {
           new InactivityPolicy.Timers.Known(Optional.of(after.plus(Duration.ofDays(1))));
       Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
       operator.register(new JenkinsVersionProfileReconciler(clock));
-      operator.register(new ControllerReconciler(clock, channel, InstallationDefaults.none(),
-          new ControllerActivity(ActivityPublisher.withoutBus("bench", ControllerReconciler.ACTOR)),
-          new HibernationSettings(0, Optional.of(new HibernationSettings.WakerService(WAKER_NAMESPACE, "varroa-waker"))),
-          schedules));
+      operator.register(new ControllerReconciler(clock, ControllerSettings.defaults().withHibernation(new HibernationSettings(0,
+              Optional.of(new HibernationSettings.WakerService(WAKER_NAMESPACE, "varroa-waker")))),
+          channel, new ControllerActivity(ActivityPublisher.withoutBus("bench", ControllerReconciler.ACTOR)), schedules));
       operator.start();
 
       Controller controller = client.resource(YAML.unmarshal("""

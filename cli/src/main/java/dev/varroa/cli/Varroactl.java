@@ -1,6 +1,8 @@
 package dev.varroa.cli;
 
+import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.cli.bff.BffFailure;
+import dev.varroa.cli.bff.CommandEnvironment;
 import dev.varroa.cli.bff.ConfigFolder;
 import dev.varroa.cli.bff.GetCommand;
 import dev.varroa.cli.bff.LoginCommand;
@@ -27,11 +29,11 @@ import picocli.CommandLine.Command;
         + " and search through the Varroa BFF.",
     subcommands = {BundleCommand.class, RenderCommand.class, UpdateCenterCommand.class, LoginCommand.class,
         GetCommand.class, LogsCommand.class, SearchCommand.class, CommandLine.HelpCommand.class})
-public final class Varroactl {
+public final class Varroactl implements CommandEnvironment {
   /** Exit code for an error the server or the network gave (401, 403, 404, 5xx, unreachable), as kubectl's. */
   public static final int EXIT_ERROR = 1;
   /** Exit code for invalid input: unreadable source, bad YAML, missing reference. */
-  public static final int EXIT_INVALID = 2;
+  public static final int EXIT_INVALID = InvalidInputException.EXIT_CODE;
   /** Exit code for a conflict, what the operator reports as ReconcileBlocked. */
   public static final int EXIT_CONFLICT = 3;
 
@@ -70,11 +72,12 @@ public final class Varroactl {
     return cli;
   }
 
-  /** Where varroactl login keeps the server and token. */
+  @Override
   public ConfigFolder configFolder() {
     return ConfigFolder.of(environment);
   }
 
+  @Override
   public Clock clock() {
     return clock;
   }

@@ -1,5 +1,6 @@
 package dev.varroa.dashboard;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.dashboard.activity.BusFanout;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.http.LoginRateLimit;
@@ -13,8 +14,6 @@ import dev.varroa.dashboard.records.DashboardDatabase;
 import dev.varroa.dashboard.records.RunRecords;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.cluster.ClusterRole;
-import dev.varroa.operator.render.InstallationDefaults;
-import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.recorder.logs.BlobStoreSettings;
 import dev.varroa.recorder.store.RecordStore;
@@ -26,7 +25,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -81,8 +79,8 @@ public final class BffStack implements AutoCloseable {
       OidcSettings oidc, int port, RecordReads records, BffServer.LiveStreamsFactory live, BffServer.McpMount mcp,
       LoginRateLimit.Settings loginLimit) throws Exception {
     ActivityPublisher activity = new ActivityPublisher(() -> operatorBus, CLUSTER, "operator", Clock.systemUTC());
-    VarroaOperator operator = new VarroaOperator(client, cache, null, null, Set.of(),
-        ManagedUpdateCenterSettings.fromEnv(Map.of()), Optional.empty(), InstallationDefaults.none(), activity);
+    VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null, activity,
+        Optional.empty(), Clock.systemUTC());
     operator.start();
     operator.registerCluster(CLUSTER, ClusterRole.CORE, () -> operatorBus);
     BffServer bff = BffServer.start(port, new BffServer.Parts(() -> bffBus, () -> true, CLUSTER, oidc,

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -112,28 +113,36 @@ public record GatewaySettings(
 
   /** Defaults for everything but the gateway id, NATS and the CA; the server certificate is self-issued. */
   public static GatewaySettings of(String gatewayId, String natsUrl, Path caCertFile, Path caKeyFile) {
-    return new GatewaySettings(gatewayId, DEFAULT_LISTEN_HOST, DEFAULT_PORT, natsUrl, null, null, null, null, caCertFile,
-        caKeyFile, null, null, defaultDnsNames(), List.of("127.0.0.1"), HEARTBEAT_INTERVAL, QUEUED_COMMAND_ACK_WAIT,
-        ACK_PROGRESS_INTERVAL, DEFAULT_CLUSTER_NAME, EVENT_PUBLISH_WAIT, CLAIM_LEDGER_WAIT, BlobStoreSettings.NONE);
+    Change draft = Change.defaults();
+    draft.gatewayId = gatewayId;
+    draft.natsUrl = natsUrl;
+    draft.caCertFile = caCertFile;
+    draft.caKeyFile = caKeyFile;
+    return draft.build();
   }
 
   public GatewaySettings withListen(String host, int port) {
-    return new GatewaySettings(gatewayId, host, port, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile, caCertFile, caKeyFile,
-        tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
-        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> {
+      c.listenHost = host;
+      c.listenPort = port;
+    });
   }
 
   public GatewaySettings withNatsCredentialFiles(Path userFile, Path passwordFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, null, userFile, passwordFile, natsCaFile, caCertFile,
-        caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, queuedCommandAckWait,
-        ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> {
+      c.natsUser = null;
+      c.natsUserFile = userFile;
+      c.natsPasswordFile = passwordFile;
+    });
   }
 
   /** The user as a value and the password from a file, as the chart mounts them. */
   public GatewaySettings withNatsUser(String user, Path passwordFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, user, null, passwordFile, natsCaFile,
-        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> {
+      c.natsUser = user;
+      c.natsUserFile = null;
+      c.natsPasswordFile = passwordFile;
+    });
   }
 
   private static String blankToNull(String value) {
@@ -141,57 +150,48 @@ public record GatewaySettings(
   }
 
   public GatewaySettings withNatsCaFile(Path caFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, caFile,
-        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> c.natsCaFile = caFile);
   }
 
   public GatewaySettings withTlsFiles(Path certFile, Path keyFile) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
-        caCertFile, caKeyFile, certFile, keyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> {
+      c.tlsCertFile = certFile;
+      c.tlsKeyFile = keyFile;
+    });
   }
 
   public GatewaySettings withTlsNames(List<String> dnsNames, List<String> ipAddresses) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
-        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, dnsNames, ipAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> {
+      c.tlsDnsNames = dnsNames;
+      c.tlsIpAddresses = ipAddresses;
+    });
   }
 
   public GatewaySettings withHeartbeatInterval(Duration interval) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
-        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, interval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> c.heartbeatInterval = interval);
   }
 
   public GatewaySettings withQueuedCommandTiming(Duration ackWait, Duration progressInterval) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile, natsCaFile,
-        caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval, ackWait,
-        progressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> {
+      c.queuedCommandAckWait = ackWait;
+      c.ackProgressInterval = progressInterval;
+    });
   }
 
   public GatewaySettings withClusterName(String name) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
-        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, name, eventPublishWait, claimLedgerWait, blobStore);
+    return change(c -> c.clusterName = name);
   }
 
   public GatewaySettings withEventPublishWait(Duration wait) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
-        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, wait, claimLedgerWait, blobStore);
+    return change(c -> c.eventPublishWait = wait);
   }
 
   public GatewaySettings withBlobStore(BlobStoreSettings store) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
-        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, store);
+    return change(c -> c.blobStore = store);
   }
 
   public GatewaySettings withClaimLedgerWait(Duration wait) {
-    return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
-        natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
-        queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, wait, blobStore);
+    return change(c -> c.claimLedgerWait = wait);
   }
 
   /** Reads the process environment; see {@link #fromEnv(Map)} for the variables. */
@@ -226,17 +226,30 @@ public record GatewaySettings(
     String natsUrl = required(env, "VARROA_NATS_URL");
     List<String> dnsNames = list(env.get("VARROA_TLS_DNS_NAMES"));
     List<String> ips = list(env.get("VARROA_TLS_IP_ADDRESSES"));
-    return new GatewaySettings(gatewayId, host, port, natsUrl, blankToNull(env.get("VARROA_NATS_USER")), path(env, "VARROA_NATS_USER_FILE"),
-        path(env, "VARROA_NATS_PASSWORD_FILE"), path(env, "VARROA_NATS_CA_FILE"), Path.of(required(env, "VARROA_CA_CERT_FILE")),
-        Path.of(required(env, "VARROA_CA_KEY_FILE")), path(env, "VARROA_TLS_CERT_FILE"),
-        path(env, "VARROA_TLS_KEY_FILE"), dnsNames.isEmpty() ? defaultDnsNames() : dnsNames,
-        ips.isEmpty() && dnsNames.isEmpty() ? List.of("127.0.0.1") : ips, HEARTBEAT_INTERVAL,
-        QUEUED_COMMAND_ACK_WAIT, ACK_PROGRESS_INTERVAL,
-        env.getOrDefault("VARROA_CLUSTER_NAME", "").isBlank() ? DEFAULT_CLUSTER_NAME
-            : env.get("VARROA_CLUSTER_NAME").strip(),
-        duration(env, "VARROA_EVENT_PUBLISH_WAIT", EVENT_PUBLISH_WAIT),
-        duration(env, "VARROA_CLAIM_LEDGER_WAIT", CLAIM_LEDGER_WAIT),
-        BlobStoreSettings.fromEnv(env));
+    Change draft = new Change();
+    draft.gatewayId = gatewayId;
+    draft.listenHost = host;
+    draft.listenPort = port;
+    draft.natsUrl = natsUrl;
+    draft.natsUser = blankToNull(env.get("VARROA_NATS_USER"));
+    draft.natsUserFile = path(env, "VARROA_NATS_USER_FILE");
+    draft.natsPasswordFile = path(env, "VARROA_NATS_PASSWORD_FILE");
+    draft.natsCaFile = path(env, "VARROA_NATS_CA_FILE");
+    draft.caCertFile = Path.of(required(env, "VARROA_CA_CERT_FILE"));
+    draft.caKeyFile = Path.of(required(env, "VARROA_CA_KEY_FILE"));
+    draft.tlsCertFile = path(env, "VARROA_TLS_CERT_FILE");
+    draft.tlsKeyFile = path(env, "VARROA_TLS_KEY_FILE");
+    draft.tlsDnsNames = dnsNames.isEmpty() ? defaultDnsNames() : dnsNames;
+    draft.tlsIpAddresses = ips.isEmpty() && dnsNames.isEmpty() ? List.of("127.0.0.1") : ips;
+    draft.heartbeatInterval = HEARTBEAT_INTERVAL;
+    draft.queuedCommandAckWait = QUEUED_COMMAND_ACK_WAIT;
+    draft.ackProgressInterval = ACK_PROGRESS_INTERVAL;
+    draft.clusterName = env.getOrDefault("VARROA_CLUSTER_NAME", "").isBlank() ? DEFAULT_CLUSTER_NAME
+        : env.get("VARROA_CLUSTER_NAME").strip();
+    draft.eventPublishWait = duration(env, "VARROA_EVENT_PUBLISH_WAIT", EVENT_PUBLISH_WAIT);
+    draft.claimLedgerWait = duration(env, "VARROA_CLAIM_LEDGER_WAIT", CLAIM_LEDGER_WAIT);
+    draft.blobStore = BlobStoreSettings.fromEnv(env);
+    return draft.build();
   }
 
   /** Seconds ({@code 10}, {@code 2.5}) or ISO-8601 ({@code PT10S}); unset or blank gives the fallback. */
@@ -321,6 +334,90 @@ public record GatewaySettings(
   private static void requirePositive(Duration value, String what) {
     if (value == null || value.isZero() || value.isNegative()) {
       throw new IllegalArgumentException(what + " must be a positive duration, got " + value);
+    }
+  }
+
+  /** A copy in which {@code change} sets only the fields it names; the record's checks run on the result. */
+  private GatewaySettings change(Consumer<Change> change) {
+    Change draft = new Change(this);
+    change.accept(draft);
+    return draft.build();
+  }
+
+  /**
+   * Settings being changed: every field once, so a with-copy or the environment names only what it sets (a new
+   * setting is a record component, a field here, a line in the copy constructor, in defaults and in build).
+   */
+  private static final class Change {
+    private String gatewayId;
+    private String listenHost;
+    private int listenPort;
+    private String natsUrl;
+    private String natsUser;
+    private Path natsUserFile;
+    private Path natsPasswordFile;
+    private Path natsCaFile;
+    private Path caCertFile;
+    private Path caKeyFile;
+    private Path tlsCertFile;
+    private Path tlsKeyFile;
+    private List<String> tlsDnsNames;
+    private List<String> tlsIpAddresses;
+    private Duration heartbeatInterval;
+    private Duration queuedCommandAckWait;
+    private Duration ackProgressInterval;
+    private String clusterName;
+    private Duration eventPublishWait;
+    private Duration claimLedgerWait;
+    private BlobStoreSettings blobStore;
+
+    private Change() {}
+
+    /** The defaults of {@link #of}; the id, NATS URL and CA files are still to be set. */
+    private static Change defaults() {
+      Change draft = new Change();
+      draft.listenHost = DEFAULT_LISTEN_HOST;
+      draft.listenPort = DEFAULT_PORT;
+      draft.tlsDnsNames = defaultDnsNames();
+      draft.tlsIpAddresses = List.of("127.0.0.1");
+      draft.heartbeatInterval = HEARTBEAT_INTERVAL;
+      draft.queuedCommandAckWait = QUEUED_COMMAND_ACK_WAIT;
+      draft.ackProgressInterval = ACK_PROGRESS_INTERVAL;
+      draft.clusterName = DEFAULT_CLUSTER_NAME;
+      draft.eventPublishWait = EVENT_PUBLISH_WAIT;
+      draft.claimLedgerWait = CLAIM_LEDGER_WAIT;
+      draft.blobStore = BlobStoreSettings.NONE;
+      return draft;
+    }
+
+    private Change(GatewaySettings from) {
+      gatewayId = from.gatewayId;
+      listenHost = from.listenHost;
+      listenPort = from.listenPort;
+      natsUrl = from.natsUrl;
+      natsUser = from.natsUser;
+      natsUserFile = from.natsUserFile;
+      natsPasswordFile = from.natsPasswordFile;
+      natsCaFile = from.natsCaFile;
+      caCertFile = from.caCertFile;
+      caKeyFile = from.caKeyFile;
+      tlsCertFile = from.tlsCertFile;
+      tlsKeyFile = from.tlsKeyFile;
+      tlsDnsNames = from.tlsDnsNames;
+      tlsIpAddresses = from.tlsIpAddresses;
+      heartbeatInterval = from.heartbeatInterval;
+      queuedCommandAckWait = from.queuedCommandAckWait;
+      ackProgressInterval = from.ackProgressInterval;
+      clusterName = from.clusterName;
+      eventPublishWait = from.eventPublishWait;
+      claimLedgerWait = from.claimLedgerWait;
+      blobStore = from.blobStore;
+    }
+
+    private GatewaySettings build() {
+      return new GatewaySettings(gatewayId, listenHost, listenPort, natsUrl, natsUser, natsUserFile, natsPasswordFile,
+          natsCaFile, caCertFile, caKeyFile, tlsCertFile, tlsKeyFile, tlsDnsNames, tlsIpAddresses, heartbeatInterval,
+          queuedCommandAckWait, ackProgressInterval, clusterName, eventPublishWait, claimLedgerWait, blobStore);
     }
   }
 }

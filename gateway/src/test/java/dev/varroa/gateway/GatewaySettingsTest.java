@@ -3,8 +3,11 @@ package dev.varroa.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.varroa.recorder.logs.BlobStoreSettings;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -161,5 +164,47 @@ class GatewaySettingsTest {
     postgres.put("VARROA_BLOB_POSTGRES_PASSWORD_FILE", "/var/run/varroa/recordstore/password");
     assertThat(GatewaySettings.fromEnv(postgres).blobStore().describe())
         .isEqualTo("tier=postgres dsn=jdbc:postgresql://records:5432/varroa user=varroa_gateway");
+  }
+
+  @Test
+  void eachCopyChangesOnlyTheSettingsItNames() throws Exception {
+    GatewaySettings base = GatewaySettings.fromEnv(MINIMAL);
+    Map<String, GatewaySettings> copies = new LinkedHashMap<>();
+    copies.put("listenHost listenPort", base.withListen("127.0.0.1", 0));
+    copies.put("natsUserFile natsPasswordFile",
+        base.withNatsCredentialFiles(Path.of("/run/user"), Path.of("/run/password")));
+    copies.put("natsPasswordFile natsUser", base.withNatsUser("gateway", Path.of("/run/password")));
+    copies.put("natsCaFile", base.withNatsCaFile(Path.of("/run/nats-ca.crt")));
+    copies.put("tlsCertFile tlsKeyFile", base.withTlsFiles(Path.of("/run/tls.crt"), Path.of("/run/tls.key")));
+    copies.put("tlsDnsNames tlsIpAddresses", base.withTlsNames(List.of("gw.example"), List.of("10.0.0.1")));
+    copies.put("heartbeatInterval", base.withHeartbeatInterval(Duration.ofSeconds(1)));
+    copies.put("queuedCommandAckWait ackProgressInterval",
+        base.withQueuedCommandTiming(Duration.ofSeconds(4), Duration.ofSeconds(1)));
+    copies.put("clusterName", base.withClusterName("eu-1"));
+    copies.put("eventPublishWait", base.withEventPublishWait(Duration.ofSeconds(2)));
+    copies.put("blobStore", base.withBlobStore(BlobStoreSettings.postgresWithPassword("jdbc:postgresql://db/x", "u",
+        "p")));
+    copies.put("claimLedgerWait", base.withClaimLedgerWait(Duration.ofSeconds(1)));
+
+    for (Map.Entry<String, GatewaySettings> copy : copies.entrySet()) {
+      List<String> named = List.of(copy.getKey().split(" "));
+      for (RecordComponent component : GatewaySettings.class.getRecordComponents()) {
+        Object before = component.getAccessor().invoke(base);
+        Object after = component.getAccessor().invoke(copy.getValue());
+        if (named.contains(component.getName())) {
+          assertThat(after).as(copy.getKey() + " sets " + component.getName()).isNotEqualTo(before);
+        } else {
+          assertThat(after).as(copy.getKey() + " keeps " + component.getName()).isEqualTo(before);
+        }
+      }
+    }
+  }
+
+  @Test
+  void theTestDefaultsAreTheEnvironmentsDefaults() {
+    GatewaySettings fromEnv = GatewaySettings.fromEnv(MINIMAL);
+
+    assertThat(GatewaySettings.of("gateway-0", "nats://nats.varroa-system:4222", Path.of("/etc/varroa/ca/tls.crt"),
+        Path.of("/etc/varroa/ca/tls.key"))).isEqualTo(fromEnv);
   }
 }

@@ -19,10 +19,9 @@ import dev.varroa.operator.hooks.WebhookSettings;
 import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.InstallationOwner;
+import dev.varroa.operator.install.InstalledChannelSettings;
 import dev.varroa.operator.install.LeaderPodLabel;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
-import dev.varroa.operator.render.InstallationDefaults;
-import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.operator.status.EventRecorder;
 import dev.varroa.protocol.ReleaseVersion;
@@ -40,14 +39,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.Set;
-import java.util.stream.Collectors;
 import dev.varroa.operator.channel.ChannelSettings;
 import dev.varroa.operator.access.AccessPolicyPublisher;
 import dev.varroa.operator.cluster.ClusterBeacon;
@@ -87,6 +82,7 @@ public final class VarroaOperator implements AutoCloseable {
   private WebhookReceiver webhooks;
   private Waker waker;
   private final HibernationSettings hibernation;
+  private final Clock clock;
   private SharedIndexInformer<Controller> controllerCache;
   private ControllerListResponder controllerRows;
   private ClusterBeacon clusterBeacon;
@@ -94,86 +90,54 @@ public final class VarroaOperator implements AutoCloseable {
   private AccessPolicyPublisher accessPolicy;
 
   /**
-   * @param client the API server connection
-   * @param cacheDirectory where Git sources are cached
-   * @param leaseNamespace namespace of the leader-election Lease; null runs without election (tests, one replica)
-   */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace) {
-    this(client, cacheDirectory, leaseNamespace, null);
-  }
-
-  /**
+   * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
+   * leader label, the system clock.
+   *
    * @param channel the control channel to the mites, owned by the operator from now on; null runs without one
    */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel) {
-    this(client, cacheDirectory, leaseNamespace, channel, Set.of());
-  }
-
-  /** @param plainHttpRegistries OCI registries (host:port) bundles are read from over plain HTTP */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries) {
-    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries,
-        ManagedUpdateCenterSettings.fromEnv(System.getenv()));
-  }
-
-  /** @param updateCenters where and how managed UpdateCenters run (namespace, default image, status poll) */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters) {
-    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, Optional.empty(),
-        InstallationDefaults.none());
+  public VarroaOperator(KubernetesClient client, OperatorSettings settings, ControlChannel channel) {
+    this(client, settings, channel, activityOn(channel, channel == null ? settings.clusterName() : channel.cluster(),
+        Clock.systemUTC()), Optional.empty(), Clock.systemUTC());
   }
 
   /**
+   * @param client the API server connection
+   * @param settings what main read from the environment
+   * @param channel the control channel to the mites, owned by the operator from now on; null runs without one
+   * @param activity where the operator publishes activity (docs/activity.md); {@link #activityOn} the channel in main
    * @param leaderLabel marks this replica's pod while it holds the lease (an installed operator); empty in tests
-   * @param installation what the chart's values give every Controller (mite image, plugin download URL)
+   * @param clock the one clock every reconciler and server of this operator reads
    */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
-      InstallationDefaults installation) {
-    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, leaderLabel, installation,
-        activityOn(channel, channel == null ? clusterName(System.getenv(), Optional.empty()) : channel.cluster()));
-  }
-
-  /** @param activity where the operator publishes activity (docs/activity.md); built from the channel in main */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
-      InstallationDefaults installation, ActivityPublisher activity) {
-    this(client, cacheDirectory, leaseNamespace, channel, plainHttpRegistries, updateCenters, leaderLabel, installation,
-        activity, HibernationSettings.withoutWakerService());
-  }
-
-  /** @param hibernation where the waker is, whose endpoints a parked Controller's Service lists (docs/hibernation.md) */
-  public VarroaOperator(KubernetesClient client, Path cacheDirectory, String leaseNamespace, ControlChannel channel,
-      Set<String> plainHttpRegistries, ManagedUpdateCenterSettings updateCenters, Optional<LeaderPodLabel> leaderLabel,
-      InstallationDefaults installation, ActivityPublisher activity, HibernationSettings hibernation) {
+  public VarroaOperator(KubernetesClient client, OperatorSettings settings, ControlChannel channel,
+      ActivityPublisher activity, Optional<LeaderPodLabel> leaderLabel, Clock clock) {
     this.activity = activity;
-    this.hibernation = hibernation;
+    this.clock = clock;
+    this.hibernation = settings.controllers().hibernation();
     this.channel = channel;
     this.client = client;
-    this.composers = new BundleComposers(client, cacheDirectory, plainHttpRegistries);
+    this.composers = new BundleComposers(client, settings.cacheDirectory(), settings.plainHttpRegistries());
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
           .withCloseClientOnStop(false);
-      if (leaseNamespace != null) {
+      settings.leaseNamespace().ifPresent(leaseNamespace -> {
         LeaderElectionConfigurationBuilder election = LeaderElectionConfigurationBuilder
             .aLeaderElectionConfiguration(LEASE_NAME).withLeaseNamespace(leaseNamespace);
         leaderLabel.ifPresent(label -> election.withIdentity(label.podName()).withLeaderCallbacks(label.callbacks()));
         // An installed replica that loses the lease exits and restarts as a follower; in-process runs (tests) stop.
         election.withExitOnStopLeading(leaderLabel.isPresent());
         o.withLeaderElectionConfiguration(election.build());
-      }
+      });
     });
-    Clock clock = Clock.systemUTC();
     this.bundles = new ComposedBundleReconciler(composers, clock);
     operator.register(bundles);
     operator.register(new JenkinsVersionProfileReconciler(clock));
     this.catalogSources = new CatalogSourceReconciler(composers, clock);
     operator.register(catalogSources);
-    this.controllers = new ControllerReconciler(clock, channel, installation, new ControllerActivity(activity),
-        hibernation, channel == null ? JobSchedules.NONE : new RecorderJobSchedules(channel::connection,
-            activity.cluster(), RecorderJobSchedules.ANSWER_WAIT));
+    this.controllers = new ControllerReconciler(clock, settings.controllers(), channel,
+        new ControllerActivity(activity), channel == null ? JobSchedules.NONE
+            : new RecorderJobSchedules(channel::connection, activity.cluster(), RecorderJobSchedules.ANSWER_WAIT));
     operator.register(controllers);
-    operator.register(new UpdateCenterReconciler(updateCenters, clock));
+    operator.register(new UpdateCenterReconciler(settings.updateCenters(), clock));
   }
 
   public void start() {
@@ -181,22 +145,10 @@ public final class VarroaOperator implements AutoCloseable {
     activity.global(STARTED, "operator started", Map.of("version", ReleaseVersion.CURRENT));
   }
 
-  /**
-   * The cluster activity is published under: the installation's (VARROA_CLUSTER_NAME, default core), or for a local
-   * run VARROA_CLUSTER_NAME or {@value #LOCAL_CLUSTER_NAME}, as the gateway and the recorder default it.
-   */
-  public static String clusterName(Map<String, String> env, Optional<InstallationSettings> installation) {
-    if (installation.isPresent() && !installation.get().clusterName().isBlank()) {
-      return installation.get().clusterName().strip();
-    }
-    String named = env.get(InstallationSettings.ENV_CLUSTER_NAME);
-    return named == null || named.isBlank() ? LOCAL_CLUSTER_NAME : named.strip();
-  }
-
   /** Activity on the channel's NATS connection; without a channel every event is dropped (and counted). */
-  public static ActivityPublisher activityOn(ControlChannel channel, String cluster) {
+  public static ActivityPublisher activityOn(ControlChannel channel, String cluster, Clock clock) {
     return channel == null ? ActivityPublisher.withoutBus(cluster, ControllerReconciler.ACTOR)
-        : new ActivityPublisher(channel::connection, cluster, ControllerReconciler.ACTOR, Clock.systemUTC());
+        : new ActivityPublisher(channel::connection, cluster, ControllerReconciler.ACTOR, clock);
   }
 
   /**
@@ -219,12 +171,12 @@ public final class VarroaOperator implements AutoCloseable {
     controllerDetails.start();
     if (role != ClusterRole.MEMBER) {
       // the BFF authorizes with the core's VarroaRoles; a member's would be ignored
-      accessPolicy = new AccessPolicyPublisher(bus, client, Clock.systemUTC());
+      accessPolicy = new AccessPolicyPublisher(bus, client, clock);
       accessPolicy.start();
     }
     String kubernetesVersion = kubernetesVersion();
     clusterBeacon = new ClusterBeacon(bus, cluster, role, () -> kubernetesVersion,
-        controllerCache.getStore()::list, Clock.systemUTC());
+        controllerCache.getStore()::list, clock);
     clusterBeacon.start();
   }
 
@@ -256,7 +208,7 @@ public final class VarroaOperator implements AutoCloseable {
    */
   public int serveWebhooks(int port, WebhookSecret secret) throws IOException {
     webhooks = WebhookReceiver.start(port, secret, new ReconcilerPushTargets(bundles, catalogSources,
-        new EventRecorder(client, ComposedBundleReconciler.FIELD_MANAGER)));
+        new EventRecorder(client, ComposedBundleReconciler.FIELD_MANAGER, clock)), ListenerLimits.DELIVERIES, clock);
     return webhooks.port();
   }
 
@@ -265,7 +217,7 @@ public final class VarroaOperator implements AutoCloseable {
    * sends Jenkins' HTTP traffic here (docs/hibernation.md). Returns the port.
    */
   public synchronized int serveWaker(int port) throws IOException {
-    waker = Waker.start(client, port, hibernation, Clock.systemUTC());
+    waker = Waker.start(client, port, hibernation, clock);
     return waker.port();
   }
 
@@ -341,48 +293,43 @@ public final class VarroaOperator implements AutoCloseable {
       return;
     }
     Map<String, String> env = System.getenv();
+    Clock clock = Clock.systemUTC();
     KubernetesClient client = new KubernetesClientBuilder().build();
     String namespace = env.getOrDefault("POD_NAMESPACE", "varroa-system");
-    // An empty VARROA_LEASE_NAMESPACE runs without leader election, for a single local replica.
-    String lease = env.getOrDefault("VARROA_LEASE_NAMESPACE", namespace);
-    Path cache = Path.of(env.getOrDefault("VARROA_CACHE_DIR", "/var/cache/varroa"));
     Optional<InstallationSettings> installation = InstallationSettings.fromEnv(env, namespace);
+    OperatorSettings operatorSettings = OperatorSettings.fromEnv(env, namespace, installation);
     Optional<ChannelSettings> settings;
     if (installation.isPresent()) {
       // Before anything else: the gateway and NATS pods wait for these Secrets.
-      InstallationSecrets.Material material =
-          new InstallationSecrets(client, installation.get(), Clock.systemUTC()).ensure();
-      settings = ChannelSettings.forInstallation(env, client, installation.get(), material);
+      InstallationSecrets.Material material = new InstallationSecrets(client, installation.get(), clock).ensure();
+      settings = InstalledChannelSettings.of(env, client, installation.get(), material);
     } else {
       settings = ChannelSettings.fromEnv(env);
     }
-    int httpPort = Integer.parseInt(env.getOrDefault("VARROA_HTTP_PORT", String.valueOf(DEFAULT_HTTP_PORT)));
+    int httpPort = operatorSettings.httpPort();
     ControlChannel channel = null;
     if (settings.isPresent()) {
       try (WaitingHealthEndpoint waiting = WaitingHealthEndpoint.serve(httpPort, "NATS")) {
-        channel = settings.get().open(clusterName(env, installation), Clock.systemUTC());
+        channel = settings.get().open(operatorSettings.clusterName(), clock);
       }
     }
     if (channel == null) {
       LOG.warn("event=control_channel_off reason=\"VARROA_NATS_URL is not set\" effect=\"no bootstrap tokens, no desired-state push\"");
     }
-    Set<String> plainHttp = Arrays.stream(env.getOrDefault("VARROA_PLAIN_HTTP_REGISTRIES", "").split(","))
-        .map(String::strip).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
+    String lease = operatorSettings.leaseNamespace().orElse("");
     Optional<LeaderPodLabel> leaderLabel = Optional.ofNullable(env.get("POD_NAME")).filter(n -> !n.isBlank())
         .map(pod -> new LeaderPodLabel(client, namespace, pod,
             () -> new InstallationOwner(client, lease).adoptLease(LEASE_NAME)));
-    HibernationSettings hibernation = HibernationSettings.fromEnv(env, Optional.of(namespace));
-    VarroaOperator operator = new VarroaOperator(client, cache, lease.isBlank() ? null : lease, channel, plainHttp,
-        ManagedUpdateCenterSettings.fromEnv(env), leaderLabel,
-        InstallationDefaults.fromEnv(env), activityOn(channel, clusterName(env, installation)), hibernation);
+    VarroaOperator operator = new VarroaOperator(client, operatorSettings, channel,
+        activityOn(channel, operatorSettings.clusterName(), clock), leaderLabel, clock);
     int port = operator.serveHttp(httpPort);
     WebhookSettings hooks = WebhookSettings.fromEnv(env);
-    int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace));
-    int wakerPort = operator.serveWaker(hibernation.wakerPort());
+    int hooksPort = operator.serveWebhooks(hooks.port(), hooks.secret(client, namespace, clock));
+    int wakerPort = operator.serveWaker(operatorSettings.controllers().hibernation().wakerPort());
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();
     if (channel != null) {
-      operator.registerCluster(clusterName(env, installation), ClusterRole.of(installation));
+      operator.registerCluster(operatorSettings.clusterName(), ClusterRole.of(installation));
     }
     LOG.info("event=operator_started http_port={} webhooks_port={} waker_port={} lease_namespace={}", port, hooksPort,
         wakerPort, namespace);

@@ -20,7 +20,7 @@ class OperatorHealthPortIT {
   @Test
   void livenessAnswersWhileClientsHoldHalfSentRequestsAndTheyAreCutOff(KubeApiServer kube, @TempDir Path cache)
       throws Exception {
-    try (VarroaOperator operator = new VarroaOperator(kube.client(), cache, null)) {
+    try (VarroaOperator operator = new VarroaOperator(kube.client(), OperatorSettings.defaults(cache), null)) {
       int port = operator.serveHttp(0);
 
       try (StalledClients stalled = StalledClients.open(port, LIMITS.threads() - 1, StalledClients.HALF_HEADERS)) {

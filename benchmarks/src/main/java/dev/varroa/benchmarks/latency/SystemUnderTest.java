@@ -1,5 +1,6 @@
 package dev.varroa.benchmarks.latency;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -125,7 +126,8 @@ public final class SystemUnderTest {
     ControlChannel channel = new ControlChannel(nats.value().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
         LoopbackPort.HOST + ":" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    VarroaOperator operator = teardown.add(new VarroaOperator(client, work.resolve("cache"), null, channel));
+    VarroaOperator operator = teardown.add(new VarroaOperator(client,
+        OperatorSettings.defaults(work.resolve("cache")), channel));
     operator.start();
     DesiredStateCommands commands = teardown.add(new DesiredStateCommands(nats.value().connect(), GATEWAY_ID));
 

@@ -1,7 +1,7 @@
 package dev.varroa.cli.bff;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.varroa.cli.InvalidInputException;
+import dev.varroa.cli.input.InvalidInputException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,7 +1,6 @@
 package dev.varroa.cli.bff;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.varroa.cli.Varroactl;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +57,7 @@ public final class GetClustersCommand implements Callable<Integer> {
     return 0;
   }
 
-  static Varroactl root(CommandSpec spec) {
-    return (Varroactl) spec.root().userObject();
+  static CommandEnvironment root(CommandSpec spec) {
+    return (CommandEnvironment) spec.root().userObject();
   }
 }

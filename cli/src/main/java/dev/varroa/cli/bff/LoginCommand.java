@@ -29,8 +29,7 @@ import com.nimbusds.openid.connect.sdk.OIDCTokenResponseParser;
 import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
-import dev.varroa.cli.InvalidInputException;
-import dev.varroa.cli.Varroactl;
+import dev.varroa.cli.input.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -96,7 +95,7 @@ public final class LoginCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Varroactl root = (Varroactl) spec.root().userObject();
+    CommandEnvironment root = (CommandEnvironment) spec.root().userObject();
     ConfigFolder config = root.configFolder();
     URI target = server != null ? server : config.read().map(StoredLogin::server).orElseThrow(() ->
         new InvalidInputException("--server URL is required for the first login (the BFF's URL)"));

@@ -1,7 +1,7 @@
 package dev.varroa.cli.bff;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.varroa.cli.InvalidInputException;
+import dev.varroa.cli.input.InvalidInputException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,6 +1,5 @@
 package dev.varroa.cli.bff;
 
-import dev.varroa.cli.Varroactl;
 import java.net.URI;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +18,7 @@ public final class ServerOptions {
 
   /** A client for the server with the stored token; no login, or an expired token, is an error (exit 1). */
   public BffClient client() {
-    Varroactl root = (Varroactl) spec.root().userObject();
+    CommandEnvironment root = (CommandEnvironment) spec.root().userObject();
     ConfigFolder config = root.configFolder();
     Optional<StoredLogin> login = config.read();
     URI target = server != null ? server : login.map(StoredLogin::server).orElseThrow(() -> BffFailure.local(

@@ -5,7 +5,7 @@ import dev.varroa.api.v1alpha1.GitSource;
 import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.render.BundleDiff;
 import dev.varroa.bundle.render.RenderedBundle;
-import dev.varroa.cli.InvalidInputException;
+import dev.varroa.cli.input.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

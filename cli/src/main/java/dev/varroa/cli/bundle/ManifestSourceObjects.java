@@ -5,7 +5,7 @@ import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.FluxSourceRef;
 import dev.varroa.bundle.compose.SourceObjects;
 import dev.varroa.bundle.source.FluxArtifact;
-import dev.varroa.cli.ManifestSet;
+import dev.varroa.cli.input.ManifestSet;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

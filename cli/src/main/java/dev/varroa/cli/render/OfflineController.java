@@ -10,7 +10,6 @@ import dev.varroa.api.v1alpha1.SecretVariable;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.api.v1alpha1.UpdateCenterStatus;
 import dev.varroa.operator.render.UpdateCenterEndpoints;
-import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.JenkinsEnvironment;
 import dev.varroa.bundle.RenderRequest;
@@ -18,8 +17,8 @@ import dev.varroa.bundle.StarterBundle;
 import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.bundle.render.BundleRenderer;
 import dev.varroa.bundle.render.RenderedBundle;
-import dev.varroa.cli.InvalidInputException;
-import dev.varroa.cli.ManifestSet;
+import dev.varroa.cli.input.InvalidInputException;
+import dev.varroa.cli.input.ManifestSet;
 import dev.varroa.cli.bundle.BundleFileOptions;
 import dev.varroa.cli.bundle.OfflineComposition;
 import dev.varroa.operator.render.ControllerRenderCheck;
@@ -130,7 +129,7 @@ final class OfflineController {
       return updateCenter;
     }
     UpdateCenterEndpoints endpoints = UpdateCenterEndpoints.managed(updateCenter.getMetadata().getName(),
-        ManagedUpdateCenterSettings.DEFAULT_NAMESPACE, Optional.empty());
+        UpdateCenterEndpoints.DEFAULT_MANAGED_NAMESPACE, Optional.empty());
     UpdateCenter copy = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().clone(updateCenter);
     UpdateCenterStatus status = new UpdateCenterStatus();
     status.url = endpoints.url();

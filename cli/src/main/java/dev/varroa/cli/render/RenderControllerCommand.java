@@ -2,8 +2,8 @@ package dev.varroa.cli.render;
 
 import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.BundleProblem;
-import dev.varroa.cli.ManifestSet;
-import dev.varroa.cli.Varroactl;
+import dev.varroa.cli.input.InvalidInputException;
+import dev.varroa.cli.input.ManifestSet;
 import dev.varroa.operator.render.ControllerObjects;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.SettingsProblem;
@@ -98,7 +98,7 @@ public final class RenderControllerCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         err.println("varroactl: invalid input: --varroa-plugin-url: " + e.getMessage());
         err.flush();
-        return Varroactl.EXIT_INVALID;
+        return InvalidInputException.EXIT_CODE;
       }
       OfflineController offline = new OfflineController(ManifestSet.read(files), files, cacheDir, plainHttpRegistries);
       objects = ControllerObjects.render(offline.resolve(name, uid, new ChannelEndpoint(gatewayEndpoint,
@@ -114,11 +114,11 @@ public final class RenderControllerCommand implements Callable<Integer> {
         err.println("varroactl: invalid input: " + problem.format());
       }
       err.flush();
-      return Varroactl.EXIT_INVALID;
+      return InvalidInputException.EXIT_CODE;
     } catch (java.io.IOException e) {
       err.println("varroactl: invalid input: cannot read " + e.getMessage() + "; fix: pass a readable PEM file");
       err.flush();
-      return Varroactl.EXIT_INVALID;
+      return InvalidInputException.EXIT_CODE;
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(format == Format.json ? ObjectStream.json(objects) : ObjectStream.yaml(objects));

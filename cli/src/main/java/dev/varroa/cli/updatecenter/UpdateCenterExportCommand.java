@@ -1,8 +1,8 @@
 package dev.varroa.cli.updatecenter;
 
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
-import dev.varroa.cli.InvalidInputException;
-import dev.varroa.cli.ManifestSet;
+import dev.varroa.cli.input.InvalidInputException;
+import dev.varroa.cli.input.ManifestSet;
 import dev.varroa.updatecenter.FileDigests;
 import dev.varroa.updatecenter.PluginCoordinates;
 import dev.varroa.updatecenter.UpstreamSite;

@@ -1,6 +1,6 @@
 package dev.varroa.cli.updatecenter;
 
-import dev.varroa.cli.InvalidInputException;
+import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.updatecenter.HeldPlugin;
 import dev.varroa.updatecenter.PluginStore;
 import dev.varroa.updatecenter.archive.PluginArchive;

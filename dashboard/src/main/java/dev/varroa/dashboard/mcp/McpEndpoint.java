@@ -1,7 +1,6 @@
 package dev.varroa.dashboard.mcp;
 
 import dev.varroa.dashboard.BffServer;
-import dev.varroa.dashboard.api.JsonResponses;
 import dev.varroa.dashboard.identity.BearerTokenVerifier;
 import dev.varroa.dashboard.reads.DashboardReads;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -39,7 +38,7 @@ public final class McpEndpoint {
 
   private static BffServer.McpMount mount(Optional<McpLogTail> logs) {
     return (context, reads, tokens) -> {
-      JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(JsonResponses.JSON);
+      JacksonMcpJsonMapper json = ToolsOnlyJson.mcpMapper();
       HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
           .jsonMapper(json).mcpEndpoint(PATH)
           // the filter has checked the token; each request's caller travels to the tool call it carries

@@ -250,6 +250,34 @@ class McpToolsIT {
   }
 
   @Test
+  void initializeAdvertisesToolsOnlyAsDocsMcpSays() throws Exception {
+    String initialize = """
+        {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},
+        "clientInfo":{"name":"curl","version":"1"}}}""";
+    HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create(stack.url() + McpEndpoint.PATH))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .header("Authorization", "Bearer " + TOKENS.get("alice"))
+        .POST(HttpRequest.BodyPublishers.ofString(initialize)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+
+    JsonNode capabilities = JSON.readTree(jsonRpcPayload(answer.body())).path("result").path("capabilities");
+
+    // docs/mcp.md: tools only (the SDK would add logging; the server sends no log messages)
+    assertThat(StreamSupport.stream(((Iterable<String>) capabilities::fieldNames).spliterator(), false).toList())
+        .as(capabilities.toString()).containsExactly("tools");
+  }
+
+  /** The JSON-RPC message of an answer sent either as JSON or as one server-sent event. */
+  private static String jsonRpcPayload(String body) {
+    if (body.strip().startsWith("{")) {
+      return body;
+    }
+    return body.lines().filter(l -> l.startsWith("data:")).map(l -> l.substring("data:".length()).strip())
+        .reduce("", String::concat);
+  }
+
+  @Test
   void aRegisteredClusterThatStopsAnsweringIsNamedNotHidden() throws Exception {
     // a member whose operator registered and then went silent: its entry is alive, nobody answers its requests
     BusTopology.ensureClusters(operatorBus);

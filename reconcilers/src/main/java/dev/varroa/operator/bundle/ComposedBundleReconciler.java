@@ -160,7 +160,7 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     status.observedGeneration = generation;
     status.lastHandledReconcileAt = requestedAt;
     Conditions conditions = new Conditions(previous.conditions, generation, now.toString());
-    EventRecorder events = new EventRecorder(client, FIELD_MANAGER);
+    EventRecorder events = new EventRecorder(client, FIELD_MANAGER, clock);
     if (profile == null) {
       String message = "no JenkinsVersionProfile: set spec.versionProfileRef, or versionProfileRef on the"
           + " ProvisioningDefaults named default, to a profile that exists";

@@ -1,15 +1,11 @@
 package dev.varroa.operator.channel;
 
-import dev.varroa.operator.install.InstallationSecrets;
-import dev.varroa.operator.install.InstallationSettings;
-import dev.varroa.operator.install.SecretBusCredential;
 import dev.varroa.operator.render.ChannelEndpoint;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.BusCredential;
 import dev.varroa.protocol.bus.BusCredentialSource;
 import dev.varroa.protocol.bus.BusTrust;
 import dev.varroa.protocol.bus.CredentialReadingServerPool;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.Nats;
@@ -30,8 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How the operator reaches the control channel, from its environment. Without VARROA_NATS_URL it runs
- * without one: workloads are rendered, but no token is minted and no desired state is pushed.
+ * How the operator reaches the control channel, from its environment (an installation made by the chart builds it
+ * with InstalledChannelSettings, in the install package). Without VARROA_NATS_URL it runs without one: workloads
+ * are rendered, but no token is minted and no desired state is pushed.
  *
  * @param natsCredential asked before every connect attempt, so a rotated password needs no restart
  * @param natsCaPem the CA a tls:// NATS server is verified with; empty trusts the JVM's default CAs
@@ -77,24 +74,6 @@ public record ChannelSettings(String natsUrl, BusCredentialSource natsCredential
     return Optional.of(new ChannelSettings(url, credential, () -> natsCa,
         env.getOrDefault(ENV_GATEWAY_ENDPOINT, ChannelEndpoint.DEFAULT_GATEWAY_ENDPOINT), read(caFile),
         JenkinsTokenIssuer.fromPemFile(keyFile)));
-  }
-
-  /**
-   * An installation made by the chart: the CA and the signing key come from the installation Secrets, the
-   * NATS password and CA from {@code varroa-nats-creds} (read through the API, see {@link SecretBusCredential}).
-   */
-  public static Optional<ChannelSettings> forInstallation(Map<String, String> env, KubernetesClient client,
-      InstallationSettings installation, InstallationSecrets.Material material) {
-    String url = env.get(ENV_NATS_URL);
-    if (url == null || url.isBlank()) {
-      return Optional.empty();
-    }
-    SecretBusCredential creds = new SecretBusCredential(client, installation.namespace(),
-        env.getOrDefault(ENV_NATS_CREDS_SECRET, InstallationSecrets.NATS_CREDS_SECRET),
-        env.getOrDefault(ENV_NATS_USER, DEFAULT_NATS_USER), InstallationSecrets.KEY_OPERATOR_PASSWORD);
-    return Optional.of(new ChannelSettings(url, creds, () -> creds.value(InstallationSecrets.KEY_CA_CERT),
-        env.getOrDefault(ENV_GATEWAY_ENDPOINT, ChannelEndpoint.DEFAULT_GATEWAY_ENDPOINT), material.caCertificatePem(),
-        material.jenkinsTokens()));
   }
 
   private static String required(Map<String, String> env, String name, String what) {

@@ -10,12 +10,8 @@ import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.MiteRoute;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.channel.ControlChannel;
-import dev.varroa.operator.hibernation.HibernationSettings;
 import dev.varroa.operator.hibernation.Hibernator;
 import dev.varroa.operator.hibernation.JobSchedules;
-import dev.varroa.operator.hibernation.RecorderJobSchedules;
-import dev.varroa.operator.install.InstallationSettings;
-import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.ControllerLabels;
@@ -28,7 +24,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import dev.varroa.operator.home.HomeCopySettings;
 import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.HomeNames;
 import dev.varroa.operator.home.JenkinsHomeStep;
@@ -87,45 +82,24 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
   private final JenkinsHomeStep homes;
   private final Hibernator hibernation;
 
-  public ControllerReconciler(Clock clock) {
-    this(clock, null);
-  }
-
-  /** @param channel the control channel to the mites; null runs without one (no tokens, no desired-state push) */
-  public ControllerReconciler(Clock clock, ControlChannel channel) {
-    this(clock, channel, InstallationDefaults.none());
-  }
-
-  /** @param installation what the chart's values give every Controller (VARROA_MITE_IMAGE, VARROA_PLUGIN_DOWNLOAD_URL) */
-  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation) {
-    this(clock, channel, installation, new ControllerActivity(ActivityPublisher.withoutBus(
-        InstallationSettings.DEFAULT_CLUSTER_NAME, ACTOR)));
-  }
-
-  /** @param activity where the lifecycle is published (docs/activity.md) */
-  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
-      ControllerActivity activity) {
-    this(clock, channel, installation, activity, HibernationSettings.withoutWakerService(),
-        channel == null ? JobSchedules.NONE : new RecorderJobSchedules(channel::connection,
-            InstallationSettings.DEFAULT_CLUSTER_NAME, RecorderJobSchedules.ANSWER_WAIT));
-  }
-
   /**
-   * @param hibernation where the waker is, for parked Controllers' Services (docs/hibernation.md)
+   * @param settings what the installation gives every Controller, read from the environment in main
+   * @param channel the control channel to the mites; null runs without one (no tokens, no desired-state push)
+   * @param activity where the lifecycle is published (docs/activity.md)
    * @param schedules where a parked Controller's timer-triggered jobs are learned
    */
-  public ControllerReconciler(Clock clock, ControlChannel channel, InstallationDefaults installation,
-      ControllerActivity activity, HibernationSettings hibernation, JobSchedules schedules) {
+  public ControllerReconciler(Clock clock, ControllerSettings settings, ControlChannel channel,
+      ControllerActivity activity, JobSchedules schedules) {
     this.activity = activity;
     this.clock = clock;
-    this.homes = new JenkinsHomeStep(clock, HomeCopySettings.fromEnv(System.getenv()));
-    this.installation = installation;
+    this.homes = new JenkinsHomeStep(clock, settings.homeCopy());
+    this.installation = settings.installation();
     this.channel = channel;
     this.quietDown = channel == null ? QuietDown.NONE : new ChannelQuietDown(channel, clock);
     this.deliverer = channel == null ? null : new ChannelDeliverer(channel, new MiteDelivery(channel, clock,
         id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace()))), clock);
-    this.hibernation = new Hibernator(clock, channel, schedules, hibernation, activity::hibernated, activity::woken,
-        id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
+    this.hibernation = new Hibernator(clock, channel, schedules, settings.hibernation(), activity::hibernated,
+        activity::woken, id -> miteEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
   }
 
   @Override

@@ -107,7 +107,7 @@ final class DeliveryReplayer implements AutoCloseable {
         + WakeRequests.KIND_LABEL + "=" + WakeRequests.DELIVERY;
     List<Secret> kept = WakeRequests.oldestFirst(client.secrets().inNamespace(id.namespace()).withLabelSelector(selector)
         .list().getItems().stream().filter(s -> ownedBy(s, id.uid())).toList());
-    EventRecorder events = new EventRecorder(client, Hibernator.FIELD_MANAGER);
+    EventRecorder events = new EventRecorder(client, Hibernator.FIELD_MANAGER, clock);
     for (Secret secret : kept) {
       String name = secret.getMetadata().getName();
       KeptDelivery delivery;

@@ -208,12 +208,12 @@ public final class Hibernator {
     }
     if (plan.hibernated() && !plan.wasParked()) {
       LOG.info("event=controller_parked controller={} reason=\"{}\"", plan.id().routeKey(), plan.decision().status().reason);
-      new EventRecorder(client, FIELD_MANAGER).normal(controller, "Hibernated", plan.decision().status().reason);
+      new EventRecorder(client, FIELD_MANAGER, clock).normal(controller, "Hibernated", plan.decision().status().reason);
       onParked.accept(controller, plan.decision().status().reason);
     }
     plan.decision().wokeBy().ifPresent(source -> {
       LOG.info("event=controller_woken controller={} source={}", plan.id().routeKey(), source);
-      new EventRecorder(client, FIELD_MANAGER).normal(controller, "Woken", "woken by " + source
+      new EventRecorder(client, FIELD_MANAGER, clock).normal(controller, "Woken", "woken by " + source
           + "; Jenkins starts on its kept JENKINS_HOME");
       onWoken.accept(controller, source);
     });

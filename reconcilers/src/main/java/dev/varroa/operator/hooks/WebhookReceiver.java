@@ -45,12 +45,12 @@ public final class WebhookReceiver implements AutoCloseable {
     this.targets = targets;
   }
 
-  /** Listens on the port (0 picks a free one) on every interface, as the metrics endpoint does. */
-  public static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets) throws IOException {
-    return start(port, secret, targets, ListenerLimits.DELIVERIES, Clock.systemUTC());
-  }
-
-  /** As {@link #start(int, WebhookSecret, PushTargets)}, with the listener's limits and the clock of the replay window. */
+  /**
+   * Listens on the port (0 picks a free one) on every interface, as the metrics endpoint does.
+   *
+   * @param limits the listener's limits ({@link ListenerLimits#DELIVERIES} in the operator)
+   * @param clock the clock of the replay window
+   */
   public static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets, ListenerLimits limits,
       Clock clock) throws IOException {
     LimitedHttpServer server = LimitedHttpServer.bind("webhooks", new InetSocketAddress(port), limits);

@@ -34,10 +34,14 @@ public record WebhookSettings(Optional<String> secretName, String secretKey, int
     }
   }
 
-  /** The secret the receiver checks deliveries against, read from the API server in the namespace. */
-  public WebhookSecret secret(KubernetesClient client, String namespace) {
+  /**
+   * The secret the receiver checks deliveries against, read from the API server in the namespace.
+   *
+   * @param clock when the Secret was last read, for its re-read interval: the operator's clock
+   */
+  public WebhookSecret secret(KubernetesClient client, String namespace, Clock clock) {
     return secretName.<WebhookSecret>map(name -> new KubernetesWebhookSecret(client, namespace, name, secretKey,
-            KubernetesWebhookSecret.REREAD_AFTER, Clock.systemUTC()))
+            KubernetesWebhookSecret.REREAD_AFTER, clock))
         .orElseGet(() -> WebhookSecret.unset(ENV_SECRET + " is not set; fix: set it to the name of a Secret in "
             + namespace + " whose key '" + secretKey + "' holds the shared secret"));
   }

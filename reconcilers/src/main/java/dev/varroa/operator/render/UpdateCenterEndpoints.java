@@ -15,6 +15,9 @@ import java.util.Optional;
  */
 public record UpdateCenterEndpoints(String url, Optional<String> pluginDownloadUrl, Optional<String> pluginVersionsUrl,
     Optional<String> signingCa, boolean managed) {
+  /** Where managed UpdateCenters run unless the operator is told otherwise (POD_NAMESPACE): the chart's namespace. */
+  public static final String DEFAULT_MANAGED_NAMESPACE = "varroa-system";
+
   /** The base URL Jenkins' own update site setting takes: the update-center.json's folder, with a slash. */
   public String siteBaseUrl() {
     return url.substring(0, url.lastIndexOf('/') + 1);

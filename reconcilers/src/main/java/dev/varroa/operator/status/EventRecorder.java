@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -19,10 +19,13 @@ public final class EventRecorder {
 
   private final KubernetesClient client;
   private final String component;
+  private final Clock clock;
 
-  public EventRecorder(KubernetesClient client, String component) {
+  /** @param clock stamps each event's first and last timestamp: the reconciler's clock, so tests can pin it */
+  public EventRecorder(KubernetesClient client, String component, Clock clock) {
     this.client = client;
     this.component = component;
+    this.clock = clock;
   }
 
   public void normal(HasMetadata object, String reason, String message) {
@@ -38,7 +41,7 @@ public final class EventRecorder {
   }
 
   private void record(HasMetadata object, String type, String reason, String message) {
-    String now = Instant.now().toString();
+    String now = clock.instant().toString();
     try {
       client.v1().events().inNamespace(object.getMetadata().getNamespace()).resource(new EventBuilder()
           .withNewMetadata()

@@ -2,6 +2,7 @@ package dev.varroa.operator.updatecenter;
 
 import dev.varroa.operator.bundle.Intervals;
 import dev.varroa.operator.render.ControllerSettingsResolver;
+import dev.varroa.operator.render.UpdateCenterEndpoints;
 import java.time.Duration;
 import java.util.Map;
 
@@ -16,7 +17,7 @@ public record ManagedUpdateCenterSettings(String namespace, String defaultImage,
   public static final String ENV_NAMESPACE = "POD_NAMESPACE";
   public static final String ENV_IMAGE = "VARROA_UPDATE_CENTER_IMAGE";
   public static final String ENV_POLL_INTERVAL = "VARROA_UPDATE_CENTER_POLL_INTERVAL";
-  public static final String DEFAULT_NAMESPACE = "varroa-system";
+  public static final String DEFAULT_NAMESPACE = UpdateCenterEndpoints.DEFAULT_MANAGED_NAMESPACE;
   /** "omitted: the image matching the operator's version", as the mite's default is built. */
   public static final String DEFAULT_IMAGE = "ghcr.io/varroa/update-center:" + ControllerSettingsResolver.OPERATOR_VERSION;
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(30);

@@ -194,7 +194,7 @@ public final class UpdateCenterReconciler implements Reconciler<UpdateCenter> {
     Secret secret = owned(Secret.class).get(new ResourceID(secretName, namespace))
         .orElseGet(() -> client.secrets().inNamespace(namespace).withName(secretName).get());
     if (secret == null) {
-      UpdateCenterSigningSecretRenderer.Material material = UpdateCenterSigningKeys.generate(name);
+      UpdateCenterSigningSecretRenderer.Material material = UpdateCenterSigningKeys.generate(name, clock);
       secret = UpdateCenterSigningSecretRenderer.render(name, namespace, material);
       new ManagedObjectApplier(client, o -> Optional.empty()).apply(secret, updateCenter);
       LOG.info("event=update_center_signing_key_created update_center={} secret={}/{}", name, namespace, secretName);

@@ -9,6 +9,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -42,9 +43,10 @@ public final class UpdateCenterSigningKeys {
 
   private UpdateCenterSigningKeys() {}
 
-  public static UpdateCenterSigningSecretRenderer.Material generate(String updateCenterName) {
+  /** @param clock dates the certificates: valid from now minus the skew allowance for {@link #VALIDITY} */
+  public static UpdateCenterSigningSecretRenderer.Material generate(String updateCenterName, Clock clock) {
     try {
-      Instant now = Instant.now();
+      Instant now = clock.instant();
       Date from = Date.from(now.minus(CLOCK_SKEW_ALLOWANCE));
       Date until = Date.from(now.plus(VALIDITY));
       JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();

@@ -3,6 +3,7 @@ package dev.varroa.operator.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -13,9 +14,7 @@ import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
 import dev.varroa.operator.render.ControllerLabels;
-import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.KubernetesCloudFragment;
-import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.testfixtures.jenkins.InboundAgent;
 import dev.varroa.testfixtures.jenkins.JenkinsFixture;
 import dev.varroa.testfixtures.jenkins.RunningBuild;
@@ -37,8 +36,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -90,8 +87,7 @@ class RestartSurvivalIT {
     ControlChannel channel = new ControlChannel(NATS.server().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
         "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    operator = new VarroaOperator(client, dir.resolve("cache"), null, channel, Set.of(),
-        ManagedUpdateCenterSettings.fromEnv(Map.of()), Optional.empty(), InstallationDefaults.none());
+    operator = new VarroaOperator(client, OperatorSettings.defaults(dir.resolve("cache")), channel);
     // the plugin's own orphan timeout is 300 s; the test shortens the operator's grace, not its rule
     operator.controllers().withOrphanGrace(Duration.ofSeconds(3), Duration.ofSeconds(1));
     operator.start();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.BundleInput;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
@@ -55,7 +56,7 @@ class ComposedBundleReconcilerIT {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
     StarterProfile.installGitOnly(client);
-    operator = new VarroaOperator(client, cache, null);
+    operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null);
     operator.start();
   }
 

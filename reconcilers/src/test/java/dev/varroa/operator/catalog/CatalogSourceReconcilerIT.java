@@ -3,6 +3,7 @@ package dev.varroa.operator.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.CatalogItem;
 import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
@@ -69,7 +70,7 @@ class CatalogSourceReconcilerIT {
       client.resource(YAML.unmarshal(yaml, GenericKubernetesResource.class)).create();
     }
 
-    try (VarroaOperator operator = new VarroaOperator(client, cache, null)) {
+    try (VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null)) {
       operator.start();
 
       await().atMost(DEADLINE).untilAsserted(() -> assertThat(
@@ -123,7 +124,7 @@ class CatalogSourceReconcilerIT {
           git: {url: "%s", ref: {branch: main}}
         """.formatted(git.httpUrl("catalog-taken")), GenericKubernetesResource.class)).create();
 
-    try (VarroaOperator operator = new VarroaOperator(client, cache, null)) {
+    try (VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null)) {
       operator.start();
 
       await().atMost(DEADLINE).untilAsserted(() -> {

@@ -3,6 +3,7 @@ package dev.varroa.operator.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -110,7 +111,7 @@ class ControlChannelIT {
         .withListen("127.0.0.1", 0).withClusterName(bus.cluster())));
     ControlChannel channel = new ControlChannel(bus.operator().open(), bus.cluster(), "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    operator = new VarroaOperator(client, dir.resolve("cache"), null, channel);
+    operator = new VarroaOperator(client, OperatorSettings.defaults(dir.resolve("cache")), channel);
     operator.start();
   }
 

@@ -3,6 +3,7 @@ package dev.varroa.operator.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -16,7 +17,6 @@ import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.JenkinsLogin;
-import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.testfixtures.jenkins.ConfigurationSource;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.StarterProfile;
@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -92,9 +91,8 @@ class JenkinsAuthorizationIT {
     ControlChannel channel = new ControlChannel(NATS.server().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
         "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    operator = new VarroaOperator(client, dir.resolve("cache"), null, channel, Set.of(),
-        ManagedUpdateCenterSettings.fromEnv(Map.of()), Optional.empty(),
-        InstallationDefaults.none().withJenkinsLogin(Optional.of(LOGIN)));
+    operator = new VarroaOperator(client, OperatorSettings.defaults(dir.resolve("cache"))
+        .withInstallation(InstallationDefaults.none().withJenkinsLogin(Optional.of(LOGIN))), channel);
     operator.start();
   }
 

@@ -3,6 +3,7 @@ package dev.varroa.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
@@ -57,7 +58,8 @@ class AgentsNamespaceAsChartServiceAccountIT {
     KubernetesClient admin = kube.client();
     StarterProfile.install(admin, null);
     account = ChartRbac.installOperatorAccount(kube, ChartRbac.render(), ChartRbac.OPERATOR_ACCOUNT);
-    operator = new VarroaOperator(account.client(), cache, ChartRbac.NAMESPACE);
+    operator = new VarroaOperator(account.client(),
+        OperatorSettings.defaults(cache).withLeaseNamespace(ChartRbac.NAMESPACE), null);
     operator.start();
     tenantBRunsAController(admin);
   }

@@ -3,11 +3,10 @@ package dev.varroa.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.VarroaOperator;
-import dev.varroa.operator.render.InstallationDefaults;
-import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import dev.varroa.protocol.activity.v1.ActivityEvent;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.testfixtures.kube.KubeApiServer;
@@ -25,9 +24,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -61,8 +58,8 @@ class ControllerActivityIT {
       dispatcher.subscribe("activity.eu-1._global", m -> globalEvents.add(parse(m.getData())));
       reader.flush(DEADLINE);
       ActivityPublisher activity = new ActivityPublisher(() -> nats, "eu-1", "operator", Clock.systemUTC());
-      VarroaOperator operator = new VarroaOperator(client, cache, null, null, Set.of(),
-          ManagedUpdateCenterSettings.fromEnv(Map.of()), Optional.empty(), InstallationDefaults.none(), activity);
+      VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null, activity,
+          Optional.empty(), Clock.systemUTC());
       try {
         operator.start();
         await().atMost(DEADLINE).until(() -> !of(globalEvents, VarroaOperator.STARTED).isEmpty());

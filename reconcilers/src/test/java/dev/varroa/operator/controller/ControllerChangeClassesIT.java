@@ -3,6 +3,7 @@ package dev.varroa.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
@@ -48,7 +49,7 @@ class ControllerChangeClassesIT {
 
     RequestCounter counter = new RequestCounter();
     try (KubernetesClient counted = counter.client(kube);
-        VarroaOperator operator = new VarroaOperator(counted, cache, null)) {
+        VarroaOperator operator = new VarroaOperator(counted, OperatorSettings.defaults(cache), null)) {
       operator.start();
       StatefulSet before = awaitStatefulSet(client);
       await().atMost(DEADLINE).untilAsserted(() -> assertThat(casc(client, before)).contains("systemMessage: first"));
@@ -70,7 +71,7 @@ class ControllerChangeClassesIT {
       // A forced resync of an unchanged Controller: a fresh operator reconciles everything once.
       operator.close();
       counter.reset();
-      try (VarroaOperator resync = new VarroaOperator(counted, cache, null)) {
+      try (VarroaOperator resync = new VarroaOperator(counted, OperatorSettings.defaults(cache), null)) {
         resync.start();
         await().atMost(DEADLINE).until(() -> resync.controllers().completedPasses() >= 1);
         assertThat(counter.of(RequestCounter.Kind.WRITE)).as("writes on a resync with nothing changed").isEmpty();
@@ -87,7 +88,7 @@ class ControllerChangeClassesIT {
         "plugins.yaml", "plugins:\n  - id: git\n"), "fine");
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("blk").endMetadata().build()).create();
     apply(client, bundleYaml("blk", git.httpUrl("blocked")), controllerYaml("blk"));
-    try (VarroaOperator operator = new VarroaOperator(client, cache, null)) {
+    try (VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null)) {
       operator.start();
       await().atMost(DEADLINE).until(() -> status(client, "blk") != null && status(client, "blk").statefulSetName != null);
 

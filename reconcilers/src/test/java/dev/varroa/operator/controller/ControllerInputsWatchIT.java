@@ -3,6 +3,7 @@ package dev.varroa.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.kube.KubeApiServer;
@@ -67,7 +68,7 @@ class ControllerInputsWatchIT {
         spec: {classRef: {name: small}}
         """);
     counted = REQUESTS.client(kube);
-    operator = new VarroaOperator(counted, cache, null);
+    operator = new VarroaOperator(counted, OperatorSettings.defaults(cache), null);
     operator.start();
     await().atMost(DEADLINE).until(() -> statefulSet(client, "watch", "plain") != null
         && statefulSet(client, "classy", "classy") != null);

@@ -3,6 +3,7 @@ package dev.varroa.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -42,7 +43,8 @@ class ControllerReconcilerIT {
     KubernetesClient client = kube.client();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
     StarterProfile.install(client, null);
-    operator = new VarroaOperator(operatorClient(kube), cache, leaseNamespace());
+    operator = new VarroaOperator(operatorClient(kube),
+        OperatorSettings.defaults(cache).withLeaseNamespace(leaseNamespace()), null);
     operator.start();
   }
 

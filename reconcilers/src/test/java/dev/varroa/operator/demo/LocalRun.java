@@ -1,5 +1,6 @@
 package dev.varroa.operator.demo;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.gateway.Gateway;
@@ -144,8 +145,8 @@ public final class LocalRun {
     ControlChannel channel = new ControlChannel(nats.value().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
         "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    VarroaOperator operator = new VarroaOperator(client, work.resolve("cache"), null, channel,
-        java.util.Set.of(sources.plainHttpRegistry()));
+    VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(work.resolve("cache"))
+        .withPlainHttpRegistries(java.util.Set.of(sources.plainHttpRegistry())), channel);
     running.add(0, operator);
     operator.start();
     operator.registerCluster(GatewaySettings.DEFAULT_CLUSTER_NAME, ClusterRole.LOCAL);

@@ -1,5 +1,6 @@
 package dev.varroa.operator.hibernation;
 
+import dev.varroa.operator.controller.ControllerSettings;
 import dev.varroa.gateway.GatewaySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,7 +16,6 @@ import dev.varroa.operator.controller.ControllerReconciler;
 import dev.varroa.operator.controller.KubeletStandIn;
 import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
-import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.mite.v1.CommandResult;
@@ -106,10 +106,9 @@ class HibernationIT {
         new InactivityPolicy.Timers.Known(Optional.of(after.plus(NEXT_TIMER)));
     operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
     operator.register(new JenkinsVersionProfileReconciler(clock));
-    operator.register(new ControllerReconciler(clock, channel, InstallationDefaults.none(),
-        new ControllerActivity(ActivityPublisher.withoutBus("core", ControllerReconciler.ACTOR)),
-        new HibernationSettings(0, Optional.of(new HibernationSettings.WakerService(WAKER_NAMESPACE, "varroa-waker"))),
-        schedules));
+    operator.register(new ControllerReconciler(clock, ControllerSettings.defaults().withHibernation(new HibernationSettings(0,
+            Optional.of(new HibernationSettings.WakerService(WAKER_NAMESPACE, "varroa-waker")))),
+        channel, new ControllerActivity(ActivityPublisher.withoutBus("core", ControllerReconciler.ACTOR)), schedules));
     operator.start();
   }
 

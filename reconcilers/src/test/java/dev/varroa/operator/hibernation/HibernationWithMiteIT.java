@@ -3,6 +3,7 @@ package dev.varroa.operator.hibernation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.controller.ControllerSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.gateway.Gateway;
@@ -14,7 +15,6 @@ import dev.varroa.operator.channel.PodPlayer;
 import dev.varroa.operator.controller.ControllerActivity;
 import dev.varroa.operator.controller.ControllerReconciler;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
-import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.testfixtures.jenkins.Caller;
 import dev.varroa.testfixtures.jenkins.ReceivedDelivery;
@@ -78,10 +78,9 @@ class HibernationWithMiteIT {
     waker = Waker.start(client, 0, HibernationSettings.withoutWakerService(), clock);
     operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
     operator.register(new JenkinsVersionProfileReconciler(clock));
-    operator.register(new ControllerReconciler(clock, channel, InstallationDefaults.none(),
+    operator.register(new ControllerReconciler(clock, ControllerSettings.defaults(), channel,
         new ControllerActivity(ActivityPublisher.withoutBus("core", ControllerReconciler.ACTOR)),
-        HibernationSettings.withoutWakerService(), (controller, zone, after) ->
-            new InactivityPolicy.Timers.Known(Optional.empty())));
+        (controller, zone, after) -> new InactivityPolicy.Timers.Known(Optional.empty())));
     operator.start();
   }
 

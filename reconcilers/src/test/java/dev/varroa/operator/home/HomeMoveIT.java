@@ -3,6 +3,7 @@ package dev.varroa.operator.home;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
@@ -78,7 +79,7 @@ class HomeMoveIT {
     player = new StatefulSetPlayer(client, NAMESPACE);
     // the operator acts as the chart's ServiceAccount under the chart's RBAC only: every right a restore or a move uses
     account = ChartRbac.installOperatorAccount(kube, ChartRbac.render(), ChartRbac.OPERATOR_ACCOUNT);
-    operator = new VarroaOperator(account.client(), cache, null);
+    operator = new VarroaOperator(account.client(), OperatorSettings.defaults(cache), null);
     operator.start();
   }
 
@@ -231,7 +232,8 @@ class HomeMoveIT {
   private void restart(Path restartCache, List<String> restartedAt, String step) {
     operator.close();
     restartedAt.add(step);
-    operator = new VarroaOperator(account.client(), restartCache.resolve(String.valueOf(restartedAt.size())), null);
+    operator = new VarroaOperator(account.client(),
+        OperatorSettings.defaults(restartCache.resolve(String.valueOf(restartedAt.size()))), null);
     operator.start();
   }
 

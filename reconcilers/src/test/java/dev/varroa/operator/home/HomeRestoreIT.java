@@ -3,6 +3,7 @@ package dev.varroa.operator.home;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -87,7 +88,7 @@ class HomeRestoreIT {
     seedSnapshot("backup-1");
     // the operator acts as the chart's ServiceAccount under the chart's RBAC only: every right a restore or a move uses
     account = ChartRbac.installOperatorAccount(kube, ChartRbac.render(), ChartRbac.OPERATOR_ACCOUNT);
-    operator = new VarroaOperator(account.client(), cache, null);
+    operator = new VarroaOperator(account.client(), OperatorSettings.defaults(cache), null);
     operator.start();
   }
 

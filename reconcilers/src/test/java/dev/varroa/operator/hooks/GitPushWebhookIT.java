@@ -3,6 +3,7 @@ package dev.varroa.operator.hooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.operator.VarroaOperator;
@@ -60,7 +61,7 @@ class GitPushWebhookIT {
     }
     writeSecret(client, SECRET);
     StarterProfile.installGitOnly(client);
-    operator = new VarroaOperator(client, cache, null);
+    operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null);
     // Read on every delivery here, so the rotation test needs no wait; production re-reads every 10 s.
     port = operator.serveWebhooks(0, new KubernetesWebhookSecret(client, OPERATOR_NAMESPACE, SECRET_NAME,
         WebhookSettings.DEFAULT_SECRET_KEY, Duration.ZERO, Clock.systemUTC()));

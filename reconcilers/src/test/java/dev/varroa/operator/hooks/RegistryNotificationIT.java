@@ -3,6 +3,7 @@ package dev.varroa.operator.hooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.operator.VarroaOperator;
@@ -59,7 +60,8 @@ class RegistryNotificationIT {
     URI endpoint = URI.create("http://127.0.0.1:" + receiverPort + WebhookReceiver.REGISTRY_PATH);
     try (OciRegistryProcess process = OciRegistryProcess.start(
             List.of(NotificationEndpoint.withBearer("varroa", endpoint, SECRET)));
-        VarroaOperator operator = new VarroaOperator(client, cache, null, null, Set.of(process.value().host()))) {
+        VarroaOperator operator = new VarroaOperator(client,
+            OperatorSettings.defaults(cache).withPlainHttpRegistries(Set.of(process.value().host())), null)) {
       OciRegistry registry = process.value();
       operator.serveWebhooks(receiverPort, WebhookSecret.of(SECRET));
       operator.start();

@@ -46,7 +46,7 @@ class WebhookReceiverTest {
   private WebhookReceiver receiver;
 
   private WebhookReceiver start(WebhookSecret webhookSecret) throws IOException {
-    receiver = WebhookReceiver.start(0, webhookSecret, targets);
+    receiver = WebhookReceiver.start(0, webhookSecret, targets, ListenerLimits.DELIVERIES, Clock.systemUTC());
     return receiver;
   }
 

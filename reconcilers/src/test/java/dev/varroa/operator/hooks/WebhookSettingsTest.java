@@ -3,6 +3,7 @@ package dev.varroa.operator.hooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class WebhookSettingsTest {
     WebhookSettings settings = WebhookSettings.fromEnv(Map.of());
 
     assertThat(settings).isEqualTo(new WebhookSettings(Optional.empty(), "token", 8082));
-    assertThat(settings.secret(null, "varroa-system").current().problem())
+    assertThat(settings.secret(null, "varroa-system", Clock.systemUTC()).current().problem())
         .isEqualTo("VARROA_WEBHOOK_SECRET is not set; fix: set it to the name of a Secret in varroa-system whose key"
             + " 'token' holds the shared secret");
   }

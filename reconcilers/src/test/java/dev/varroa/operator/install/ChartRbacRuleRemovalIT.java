@@ -3,6 +3,7 @@ package dev.varroa.operator.install;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.kube.KubeApiServer;
@@ -61,8 +62,8 @@ class ChartRbacRuleRemovalIT {
     String namespace = "without-" + slug;
     admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
         .create();
-    VarroaOperator operator = new VarroaOperator(account.client(), cache,
-        "leases".equals(resource) ? ChartRbac.NAMESPACE : null);
+    VarroaOperator operator = new VarroaOperator(account.client(), OperatorSettings.defaults(cache)
+        .withLeaseNamespace("leases".equals(resource) ? ChartRbac.NAMESPACE : null), null);
     // start() may itself fail on a refused informer; the refusal is what this test waits for either way
     CompletableFuture<Void> started = CompletableFuture.runAsync(operator::start);
     try {

@@ -227,7 +227,7 @@ class InstallationSecretsIT {
 
     try (NatsServerProcess nats = NatsServerProcess.startWithConfig(config)) {
       InstallationSettings installation = settings(ns, InstallMode.FULL, List.of("127.0.0.1"));
-      ChannelSettings channel = ChannelSettings.forInstallation(Map.of("VARROA_NATS_URL", nats.value().url()),
+      ChannelSettings channel = InstalledChannelSettings.of(Map.of("VARROA_NATS_URL", nats.value().url()),
           client, installation, material).orElseThrow();
       try (ControlChannel opened = channel.open("core", Clock.systemUTC())) {
         assertThat(opened.endpoint().caCertificatePem()).isEqualTo(material.caCertificatePem());

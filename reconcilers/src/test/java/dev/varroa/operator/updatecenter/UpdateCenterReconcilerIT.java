@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.UpdateCenter;
@@ -122,8 +123,9 @@ class UpdateCenterReconcilerIT {
         spec:
           managed: {storage: {size: 5Gi}}
         """.formatted(updateCenter.port()));
-    operator = new VarroaOperator(operatorClient(kube), work.resolve("cache"), null, null, Set.of(),
-        new ManagedUpdateCenterSettings(operatorNamespace(), "ghcr.io/varroa/update-center:test", Duration.ofSeconds(1)));
+    operator = new VarroaOperator(operatorClient(kube), OperatorSettings.defaults(work.resolve("cache"))
+        .withUpdateCenters(new ManagedUpdateCenterSettings(operatorNamespace(), "ghcr.io/varroa/update-center:test",
+            Duration.ofSeconds(1))), null);
     operator.start();
     connected = UpdateSiteFixture.start(GIT);
   }

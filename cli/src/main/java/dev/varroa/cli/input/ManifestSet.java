@@ -1,4 +1,4 @@
-package dev.varroa.cli;
+package dev.varroa.cli.input;
 
 import dev.varroa.api.v1alpha1.Names;
 import dev.varroa.api.v1alpha1.VarroaKinds;
