@@ -21,7 +21,6 @@ import dev.varroa.operator.apply.ObjectOwnership;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.status.Conditions;
 import dev.varroa.operator.status.EventRecorder;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
