@@ -22,7 +22,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 /**
  * The operator's fleet benchmark (P3): N Controllers (default 1,000) in one namespace on a real API
@@ -74,6 +77,8 @@ public final class ControllerFleetBenchmark {
         figures.add(figure("fleet_writes_per_controller", per(counter, RequestCounter.Kind.WRITE, count), "writes"));
         figures.add(figure("fleet_gets_per_controller", per(counter, RequestCounter.Kind.GET, count), "gets"));
         figures.add(figure("fleet_lists_per_controller", per(counter, RequestCounter.Kind.LIST, count), "lists"));
+        writesByResource(counter).forEach((what, n) -> figures.add(figure("fleet_writes_per_controller "
+            + what.replace(' ', ':'), n / (double) count, "writes")));
       }
 
       counter.reset();
@@ -87,6 +92,8 @@ public final class ControllerFleetBenchmark {
         figures.add(figure("resync_seconds", resyncTime.toMillis() / 1000.0, "s"));
         figures.add(figure("resync_writes", counter.of(RequestCounter.Kind.WRITE).size(), "writes"));
         figures.add(figure("resync_gets", counter.of(RequestCounter.Kind.GET).size(), "gets"));
+        writesByResource(counter).forEach((what, n) -> figures.add(figure("resync_writes " + what.replace(' ', ':'),
+            n, "writes")));
 
         counter.reset();
         Instant patched = Instant.now();
@@ -121,6 +128,22 @@ public final class ControllerFleetBenchmark {
         .map(StatefulSet::getSpec).filter(s -> Long.valueOf(PATCHED_DRAIN_SECONDS + 60L)
             .equals(s.getTemplate().getSpec().getTerminationGracePeriodSeconds()))
         .count();
+  }
+
+  /** Writes by method and resource (with its subresource: status), so a figure says where the writes come from. */
+  static SortedMap<String, Long> writesByResource(RequestCounter counter) {
+    return counter.of(RequestCounter.Kind.WRITE).stream().collect(Collectors.groupingBy(
+        r -> r.method() + " " + resource(r.path()), TreeMap::new, Collectors.counting()));
+  }
+
+  /** /api/v1/namespaces/NS/RESOURCE[/NAME[/SUB]] or /apis/GROUP/VERSION/...: RESOURCE[/SUB], the query left out. */
+  static String resource(String path) {
+    String[] parts = path.replaceAll("\\?.*$", "").replaceAll("^/+", "").split("/");
+    int at = "api".equals(parts[0]) ? 2 : 3;
+    if (parts.length > at + 2 && "namespaces".equals(parts[at])) {
+      at += 2;
+    }
+    return parts.length > at + 2 ? parts[at] + "/" + parts[at + 2] : parts[at];
   }
 
   private static String summary(RequestCounter counter, int count) {

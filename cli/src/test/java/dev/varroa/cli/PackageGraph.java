@@ -85,21 +85,6 @@ final class PackageGraph {
     return edges.getOrDefault(from, Map.of()).getOrDefault(to, Set.of());
   }
 
-  /** The same graph without these edges ("from -> to"). */
-  PackageGraph without(Set<String> arrows) {
-    Map<String, Map<String, Set<String>>> kept = new TreeMap<>();
-    edges.forEach((from, tos) -> {
-      Map<String, Set<String>> copy = new TreeMap<>();
-      tos.forEach((to, files) -> {
-        if (!arrows.contains(from + " -> " + to)) {
-          copy.put(to, files);
-        }
-      });
-      kept.put(from, copy);
-    });
-    return new PackageGraph(kept);
-  }
-
   /** Each group of packages that reach one another (Tarjan's strongly connected components of two or more). */
   List<Set<String>> cycles() {
     Map<String, Integer> index = new HashMap<>();

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -22,24 +20,9 @@ class PackageRulesTest {
   private static final String OPERATOR = "dev.varroa.operator";
   private static final String RENDER = OPERATOR + ".render";
 
-  /**
-   * Edges that close a cycle in reconcilers/ today and that only the later package moves of issue 26 remove. Each
-   * names why; remove an entry when its edge is gone (the last test says when).
-   */
-  private static final Map<String, String> OPERATOR_CYCLE_EDGES_TO_REMOVE = new TreeMap<>(Map.of(
-      "dev.varroa.operator.bundle -> dev.varroa.operator.controller",
-      "ObjectOwnership and ForeignObjectException live in controller, but every applier uses them; they leave with"
-          + " the one shared applier (issue 26, item 2)",
-      "dev.varroa.operator.catalog -> dev.varroa.operator.controller",
-      "ObjectOwnership and ForeignObjectException, as for bundle",
-      "dev.varroa.operator.hibernation -> dev.varroa.operator.controller",
-      "ObjectOwnership, as for bundle"));
-
   @Test
-  void reconcilersHaveNoPackageCycleBeyondTheListedEdges() {
-    PackageGraph operator = PackageGraph.read(sources("reconcilers"), OPERATOR);
-
-    assertNoCycle(operator.without(OPERATOR_CYCLE_EDGES_TO_REMOVE.keySet()), "reconcilers/");
+  void reconcilersHaveNoPackageCycle() {
+    assertNoCycle(PackageGraph.read(sources("reconcilers"), OPERATOR), "reconcilers/");
   }
 
   @Test
@@ -66,19 +49,9 @@ class PackageRulesTest {
   }
 
   @Test
-  void everyListedCycleEdgeStillExists() {
-    Set<String> arrows = PackageGraph.read(sources("reconcilers"), OPERATOR).arrows();
-
-    assertThat(OPERATOR_CYCLE_EDGES_TO_REMOVE.keySet())
-        .as("an edge of OPERATOR_CYCLE_EDGES_TO_REMOVE is gone; fix: delete its entry so no new cycle hides behind it")
-        .allMatch(arrows::contains);
-  }
-
-  @Test
   void findsACycleThroughThreePackagesAndNoneInALayering() {
     assertThat(PackageGraph.of("a -> b", "b -> c", "c -> a", "c -> d").cycles()).containsExactly(Set.of("a", "b", "c"));
     assertThat(PackageGraph.of("a -> b", "b -> c", "a -> c").cycles()).isEmpty();
-    assertThat(PackageGraph.of("a -> b", "b -> a").without(Set.of("b -> a")).cycles()).isEmpty();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.varroa.operator;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.protocol.http.LimitedHttpServer;
 import dev.varroa.protocol.http.ListenerLimits;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
@@ -208,7 +209,7 @@ public final class VarroaOperator implements AutoCloseable {
    */
   public int serveWebhooks(int port, WebhookSecret secret) throws IOException {
     webhooks = WebhookReceiver.start(port, secret, new ReconcilerPushTargets(bundles, catalogSources,
-        new EventRecorder(client, ComposedBundleReconciler.FIELD_MANAGER, clock)), ListenerLimits.DELIVERIES, clock);
+        new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock)), ListenerLimits.DELIVERIES, clock);
     return webhooks.port();
   }
 

@@ -4,14 +4,13 @@ import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.bundle.render.RenderedBundle;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The ConfigMap where a ComposedBundle's render in force is stored for Controllers: jcasc.yaml,
- * plugins.txt and bundle.lock.json. It never holds a secret value: JCasC refers to secrets as ${NAME}.
+ * The ConfigMap where a ComposedBundle's render in force is stored for Controllers: jcasc.yaml, plugins.txt and
+ * bundle.lock.json; owned by the bundle (the applier writes the reference). It never holds a secret value: JCasC refers to secrets as ${NAME}.
  */
 public final class BundleConfigMap {
   public static final String DIGEST_ANNOTATION = "varroa.dev/bundle-digest";
@@ -35,10 +34,6 @@ public final class BundleConfigMap {
         .addToLabels("app.kubernetes.io/managed-by", "varroa")
         .addToLabels(BUNDLE_LABEL, bundle.getMetadata().getName())
         .addToAnnotations(DIGEST_ANNOTATION, rendered.digest())
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(bundle.getApiVersion()).withKind(bundle.getKind())
-            .withName(bundle.getMetadata().getName()).withUid(bundle.getMetadata().getUid())
-            .withController(true).withBlockOwnerDeletion(true).build())
         .endMetadata()
         .withData(data)
         .build();

@@ -15,11 +15,12 @@ import dev.varroa.bundle.compose.ComposeRequest;
 import dev.varroa.bundle.compose.Composition;
 import dev.varroa.bundle.compose.InputRefs;
 import dev.varroa.bundle.compose.VersionProfileConversion;
-import dev.varroa.operator.controller.ForeignObjectException;
-import dev.varroa.operator.controller.ObjectOwnership;
+import dev.varroa.operator.apply.ForeignObjectException;
+import dev.varroa.operator.apply.KnownObjects;
+import dev.varroa.operator.apply.ObjectOwnership;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.status.Conditions;
 import dev.varroa.operator.status.EventRecorder;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -57,7 +58,6 @@ import org.slf4j.LoggerFactory;
  */
 @ControllerConfiguration(name = "composedbundle", generationAwareEventProcessing = false)
 public final class ComposedBundleReconciler implements Reconciler<ComposedBundle>, Cleaner<ComposedBundle> {
-  public static final String FIELD_MANAGER = "varroa-operator";
   /** Flux's annotation to ask for a reconcile now; the value handled is echoed in status. */
   public static final String REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
   /** The CRD default of spec.interval. */
@@ -160,7 +160,7 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     status.observedGeneration = generation;
     status.lastHandledReconcileAt = requestedAt;
     Conditions conditions = new Conditions(previous.conditions, generation, now.toString());
-    EventRecorder events = new EventRecorder(client, FIELD_MANAGER, clock);
+    EventRecorder events = new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock);
     if (profile == null) {
       String message = "no JenkinsVersionProfile: set spec.versionProfileRef, or versionProfileRef on the"
           + " ProvisioningDefaults named default, to a profile that exists";
@@ -238,21 +238,16 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
 
   /** Writes the ConfigMap only when the render in force changed: an unchanged bundle issues no write. */
   private static void store(KubernetesClient client, ComposedBundle bundle, Composition composition) {
-    ConfigMap existing = client.configMaps().inNamespace(bundle.getMetadata().getNamespace())
-        .withName(BundleConfigMap.name(bundle.getMetadata().getName())).get();
     String digest = composition.rendered().digest();
-    if (existing != null) {
-      Optional<String> refusal = ObjectOwnership.controllerRefusal(existing, bundle);
-      if (refusal.isPresent()) {
-        throw new ForeignObjectException(refusal.get());
-      }
+    // no informer of these ConfigMaps here: the applier reads the one that exists (one GET)
+    OwnedObjectApplier.Outcome outcome = new OwnedObjectApplier(client, KnownObjects.NONE,
+        ObjectOwnership::controllerRefusal).apply(BundleConfigMap.render(bundle, composition.rendered()), bundle);
+    if (outcome.refusal().isPresent()) {
+      throw new ForeignObjectException(outcome.refusal().get());
     }
-    if (existing != null && existing.getMetadata().getAnnotations() != null
-        && digest.equals(existing.getMetadata().getAnnotations().get(BundleConfigMap.DIGEST_ANNOTATION))) {
+    if (!outcome.written()) {
       return;
     }
-    client.resource(BundleConfigMap.render(bundle, composition.rendered()))
-        .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
     LOG.info("event=bundle_stored bundle={}/{} digest={}", bundle.getMetadata().getNamespace(),
         bundle.getMetadata().getName(), digest);
   }

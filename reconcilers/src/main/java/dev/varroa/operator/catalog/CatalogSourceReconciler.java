@@ -19,12 +19,12 @@ import dev.varroa.bundle.SourceUnavailableException;
 import dev.varroa.bundle.compose.InputRefs;
 import dev.varroa.bundle.compose.SourceInputResolver;
 import dev.varroa.operator.bundle.BundleComposers;
-import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.bundle.Intervals;
-import dev.varroa.operator.controller.ForeignObjectException;
-import dev.varroa.operator.controller.ObjectOwnership;
+import dev.varroa.operator.apply.ForeignObjectException;
+import dev.varroa.operator.apply.KnownObjects;
+import dev.varroa.operator.apply.ObjectOwnership;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.status.Conditions;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -168,21 +168,18 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
         throw new ForeignObjectException(refusal.get());
       }
     }
+    // checked above, all before any: the applier only writes
+    OwnedObjectApplier applier = new OwnedObjectApplier(client, KnownObjects.NONE, ObjectOwnership::controllerRefusal);
     for (String name : items) {
       CatalogItem item = new CatalogItem();
       item.getMetadata().setName(name);
       item.getMetadata().setNamespace(namespace);
       item.getMetadata().setLabels(java.util.Map.of("varroa.dev/catalog-source", source.getMetadata().getName()));
-      item.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
-          .withApiVersion(source.getApiVersion()).withKind(source.getKind())
-          .withName(source.getMetadata().getName()).withUid(source.getMetadata().getUid())
-          .withController(true).withBlockOwnerDeletion(true).build()));
       CatalogItemSpec spec = new CatalogItemSpec();
       spec.sourceRef = ObjectRef.of(source.getMetadata().getName());
       spec.path = "items/" + name;
       item.setSpec(spec);
-      CatalogItem applied = client.resource(item).fieldManager(ComposedBundleReconciler.FIELD_MANAGER)
-          .forceConflicts().serverSideApply();
+      CatalogItem applied = applier.forceApply(item, source);
       CatalogItemStatus itemStatus = new CatalogItemStatus();
       itemStatus.revision = revision;
       itemStatus.observedGeneration = applied.getMetadata().getGeneration();

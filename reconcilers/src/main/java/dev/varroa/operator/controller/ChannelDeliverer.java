@@ -2,6 +2,8 @@ package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.apply.ObjectOwnership;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.channel.BootstrapTokenIssuer;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.render.RenderInput;
@@ -109,8 +111,9 @@ final class ChannelDeliverer {
           MiteTokenSecret.record(channel.bootstrapTokens(), existing), false, pod, streamOpen, clock.instant());
       if (reason.isPresent()) {
         BootstrapTokenIssuer.Minted minted = channel.bootstrapTokens().mint(id, clock.instant());
-        Optional<String> refused = new OwnedObjectApplier(client, caches).apply(MiteTokenSecret.render(id,
-            input.names().miteTokenSecret(), minted, controller.getMetadata().getName()), controller);
+        Optional<String> refused = new OwnedObjectApplier(client, caches, ObjectOwnership::refusal)
+            .apply(MiteTokenSecret.render(id, input.names().miteTokenSecret(), minted,
+                controller.getMetadata().getName()), controller).refusal();
         if (refused.isPresent()) {
           return new TokenStep(Optional.empty(), refused);
         }

@@ -11,6 +11,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
@@ -51,7 +52,7 @@ import java.util.stream.Collectors;
  * Each maps a change to the Controllers it concerns, so a change lands at once; a pass reads them all
  * from here and sends no GET an informer could answer.
  */
-final class ControllerCaches implements ControllerInputLookup, OwnedObjectApplier.OwnedObjects {
+final class ControllerCaches implements ControllerInputLookup, KnownObjects {
   private static final String MANAGED = ControllerLabels.MANAGED_BY + "=" + ControllerLabels.MANAGED_BY_VALUE;
   /** Helm keeps every release in a Secret of this type, often large and never referenced by a Controller. */
   private static final String HELM_RELEASE_SECRET = "helm.sh/release.v1";

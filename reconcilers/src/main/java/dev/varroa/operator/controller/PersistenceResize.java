@@ -2,8 +2,11 @@ package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,6 +17,9 @@ import java.util.Optional;
  * storage class is a move of JENKINS_HOME (dev.varroa.operator.home): it blocks until the user confirms it.
  */
 final class PersistenceResize {
+  /** What the API server sets on a claim template that names no volumeMode. */
+  private static final String DEFAULT_VOLUME_MODE = "Filesystem";
+
   private PersistenceResize() {}
 
   /** What to do about the JENKINS_HOME claim. */
@@ -56,7 +62,8 @@ final class PersistenceResize {
     }
     String wantClass = want.getSpec().getStorageClassName();
     String haveClass = have.getSpec().getStorageClassName();
-    desired.getSpec().setVolumeClaimTemplates(existing.getSpec().getVolumeClaimTemplates());
+    desired.getSpec().setVolumeClaimTemplates(asApplied(existing.getSpec().getVolumeClaimTemplates(),
+        desired.getSpec().getVolumeClaimTemplates()));
     if (wantClass != null && !Objects.equals(wantClass, haveClass) && !classChangeHandled) {
       return new Refused("persistence.storageClassName changed from " + Optional.ofNullable(haveClass).orElse("(default)")
           + " to " + wantClass + ": JENKINS_HOME stays on its volume until the move is confirmed; fix: to move it"
@@ -70,5 +77,24 @@ final class PersistenceResize {
           + " JENKINS_HOME already has; volumes do not shrink; fix: set persistence.size to " + haveSize + " or more");
     }
     return order > 0 ? new Grow(wantSize) : new Unchanged();
+  }
+
+  /**
+   * Copies of the existing templates without what the API server added to them (the claim's status and the
+   * default volumeMode): an unchanged StatefulSet then hashes as it was first applied, and its second pass
+   * writes nothing (it wrote the StatefulSet again once per new Controller).
+   */
+  private static List<PersistentVolumeClaim> asApplied(List<PersistentVolumeClaim> existing,
+      List<PersistentVolumeClaim> rendered) {
+    List<PersistentVolumeClaim> copies = new ArrayList<>();
+    for (int i = 0; i < existing.size(); i++) {
+      PersistentVolumeClaim copy = new PersistentVolumeClaimBuilder(existing.get(i)).withStatus(null).build();
+      boolean modeRendered = i < rendered.size() && rendered.get(i).getSpec().getVolumeMode() != null;
+      if (!modeRendered && DEFAULT_VOLUME_MODE.equals(copy.getSpec().getVolumeMode())) {
+        copy.getSpec().setVolumeMode(null);
+      }
+      copies.add(copy);
+    }
+    return copies;
   }
 }

@@ -1,6 +1,8 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.operator.apply.ObjectOwnership;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.home.HomeWorkload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -62,11 +64,11 @@ final class WorkloadApplier {
       home.storageClassName().ifPresent(c -> desired.getSpec().getVolumeClaimTemplates().get(0).getSpec()
           .setStorageClassName(c));
     }
-    OwnedObjectApplier applier = new OwnedObjectApplier(client, caches);
+    OwnedObjectApplier applier = new OwnedObjectApplier(client, caches, ObjectOwnership::refusal);
     for (HasMetadata object : objects) {
       // withheld: not created before its restored claim is Bound, nor re-created during a swap
       if (object != desired || home.mode() != HomeWorkload.Mode.WITHHELD) {
-        Optional<String> notOurs = applier.apply(object, controller);
+        Optional<String> notOurs = applier.apply(object, controller).refusal();
         if (notOurs.isPresent()) {
           // nothing after it either: the agents Namespace comes first, and what follows it lives there
           return Optional.of(new Refusal(notOurs.get(), Optional.of(RETRY_NOT_OWNED)));

@@ -1,6 +1,7 @@
 package dev.varroa.operator.hibernation;
 
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.status.EventRecorder;
@@ -107,7 +108,7 @@ final class DeliveryReplayer implements AutoCloseable {
         + WakeRequests.KIND_LABEL + "=" + WakeRequests.DELIVERY;
     List<Secret> kept = WakeRequests.oldestFirst(client.secrets().inNamespace(id.namespace()).withLabelSelector(selector)
         .list().getItems().stream().filter(s -> ownedBy(s, id.uid())).toList());
-    EventRecorder events = new EventRecorder(client, Hibernator.FIELD_MANAGER, clock);
+    EventRecorder events = new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock);
     for (Secret secret : kept) {
       String name = secret.getMetadata().getName();
       KeptDelivery delivery;

@@ -4,10 +4,10 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.HibernationStatus;
-import dev.varroa.operator.bundle.ComposedBundleReconciler;
+import dev.varroa.operator.apply.KnownObjects;
+import dev.varroa.operator.apply.ObjectOwnership;
+import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.channel.ControlChannel;
-import dev.varroa.operator.controller.ObjectOwnership;
-import dev.varroa.operator.render.AppliedHash;
 import dev.varroa.operator.render.Parking;
 import dev.varroa.operator.render.ResolvedController;
 import dev.varroa.operator.render.StatefulSetName;
@@ -16,7 +16,6 @@ import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.MiteRoute;
 import dev.varroa.protocol.mite.v1.ObservedState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -35,7 +34,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +53,6 @@ import org.slf4j.LoggerFactory;
  * deliveries once it is Connected, and announces a park or a wake.
  */
 public final class Hibernator {
-  static final String FIELD_MANAGER = ComposedBundleReconciler.FIELD_MANAGER;
   /** How often a parked controller's timers are asked for again while the record store could not tell them. */
   static final Duration TIMERS_RETRY = Duration.ofMinutes(1);
   private static final Logger LOG = LoggerFactory.getLogger(Hibernator.class);
@@ -208,13 +205,14 @@ public final class Hibernator {
     }
     if (plan.hibernated() && !plan.wasParked()) {
       LOG.info("event=controller_parked controller={} reason=\"{}\"", plan.id().routeKey(), plan.decision().status().reason);
-      new EventRecorder(client, FIELD_MANAGER, clock).normal(controller, "Hibernated", plan.decision().status().reason);
+      new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock).normal(controller, "Hibernated",
+          plan.decision().status().reason);
       onParked.accept(controller, plan.decision().status().reason);
     }
     plan.decision().wokeBy().ifPresent(source -> {
       LOG.info("event=controller_woken controller={} source={}", plan.id().routeKey(), source);
-      new EventRecorder(client, FIELD_MANAGER, clock).normal(controller, "Woken", "woken by " + source
-          + "; Jenkins starts on its kept JENKINS_HOME");
+      new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock).normal(controller, "Woken",
+          "woken by " + source + "; Jenkins starts on its kept JENKINS_HOME");
       onWoken.accept(controller, source);
     });
     List<Optional<Instant>> due = new ArrayList<>(List.of(plan.decision().recheckAt(), plan.timersRetryAt()));
@@ -267,34 +265,18 @@ public final class Hibernator {
     boolean routedBefore = routes.get(new ResourceID(WakerRoute.sliceName(plan.service(), WakerRoute.IPV4), namespace))
         .isPresent();
     List<EndpointSlice> desired = WakerRoute.render(plan.id().name(), namespace, plan.service(), waker);
+    // the informer holds the waker's own slices: one of that name may still exist, written by someone else
+    OwnedObjectApplier applier = new OwnedObjectApplier(client, KnownObjects.in(routes, EndpointSlice.class),
+        ObjectOwnership::controllerRefusal);
     for (EndpointSlice slice : desired) {
-      slice.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(controller.getApiVersion())
-          .withKind(controller.getKind()).withName(controller.getMetadata().getName())
-          .withUid(controller.getMetadata().getUid()).withController(true).build()));
-      String hash = AppliedHash.of(slice);
-      Optional<EndpointSlice> existing = routes.get(ResourceID.fromResource(slice));
-      if (existing.map(e -> e.getMetadata().getAnnotations()).map(a -> hash.equals(a.get(AppliedHash.ANNOTATION)))
-          .orElse(false)) {
+      OwnedObjectApplier.Outcome outcome = applier.apply(slice, controller);
+      if (outcome.refusal().isPresent()) {
+        LOG.warn("event=waker_route_refused controller={} slice={} reason=\"{}\"", plan.id().routeKey(),
+            slice.getMetadata().getName(), outcome.refusal().get());
         continue;
       }
-      if (existing.isEmpty()) {
-        // the informer holds the waker's own slices: one of that name may still exist, written by someone else
-        Optional<String> refusal = Optional.ofNullable(client.resource(slice).get())
-            .flatMap(found -> ObjectOwnership.controllerRefusal(found, controller));
-        if (refusal.isPresent()) {
-          LOG.warn("event=waker_route_refused controller={} slice={} reason=\"{}\"", plan.id().routeKey(),
-              slice.getMetadata().getName(), refusal.get());
-          continue;
-        }
-      }
-      Map<String, String> annotations = new HashMap<>();
-      annotations.put(AppliedHash.ANNOTATION, hash);
-      slice.getMetadata().setAnnotations(annotations);
-      EndpointSlice applied = client.resource(slice).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
-      if (existing.isPresent()) {
-        routes.handleRecentResourceUpdate(ResourceID.fromResource(applied), applied, existing.get());
-      } else {
-        routes.handleRecentResourceCreate(ResourceID.fromResource(applied), applied);
+      if (!outcome.written()) {
+        continue;
       }
       LOG.info("event=waker_route_applied controller={} slice={} waker_endpoints={} port={}", plan.id().routeKey(),
           slice.getMetadata().getName(), waker.count(), waker.port());

@@ -1,9 +1,9 @@
 package dev.varroa.operator.hibernation;
 
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.operator.apply.OwnerReferences;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.StatefulSetName;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.time.Instant;
@@ -59,9 +59,7 @@ public final class WakeRequests {
         .withNamespace(controller.getMetadata().getNamespace())
         .withLabels(labels)
         .withAnnotations(Map.of(RECEIVED_AT, at.toString()))
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(controller.getApiVersion())
-            .withKind(controller.getKind()).withName(controller.getMetadata().getName())
-            .withUid(controller.getMetadata().getUid()).withController(true).build())
+        .withOwnerReferences(OwnerReferences.controller(controller))
         .endMetadata()
         .withType(SECRET_TYPE)
         .withData(data)

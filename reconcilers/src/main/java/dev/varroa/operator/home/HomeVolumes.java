@@ -1,10 +1,10 @@
 package dev.varroa.operator.home;
 
+import dev.varroa.operator.apply.OwnerReferences;
 import dev.varroa.operator.snapshot.VolumeSnapshot;
 import dev.varroa.operator.snapshot.VolumeSnapshotClass;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -85,9 +85,7 @@ final class HomeVolumes {
 
   /** Creates an object owned by {@code owner} (when given); finding it already there is success. */
   <T extends HasMetadata> void create(T object, Optional<HasMetadata> owner) {
-    owner.ifPresent(o -> object.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
-        .withApiVersion(o.getApiVersion()).withKind(o.getKind()).withName(o.getMetadata().getName())
-        .withUid(o.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build())));
+    owner.ifPresent(o -> object.getMetadata().setOwnerReferences(List.of(OwnerReferences.controller(o))));
     try {
       client.resource(object).create();
       LOG.info("event=home_object_created kind={} namespace={} name={}", object.getKind(),

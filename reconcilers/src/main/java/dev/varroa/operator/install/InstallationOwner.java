@@ -1,8 +1,8 @@
 package dev.varroa.operator.install;
 
+import dev.varroa.operator.apply.OwnerReferences;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -36,8 +36,7 @@ public final class InstallationOwner {
   /** The owner reference; none where the operator runs without the chart (a local run has no such account). */
   public Optional<OwnerReference> reference() {
     ServiceAccount account = client.serviceAccounts().inNamespace(namespace).withName(SERVICE_ACCOUNT).get();
-    return Optional.ofNullable(account).map(a -> new OwnerReferenceBuilder().withApiVersion("v1")
-        .withKind("ServiceAccount").withName(a.getMetadata().getName()).withUid(a.getMetadata().getUid()).build());
+    return Optional.ofNullable(account).map(OwnerReferences::owner);
   }
 
   /** Gives an object without owners this owner (a merge patch); one that has owners, or no owner to give, stays. */

@@ -4,6 +4,9 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.api.v1alpha1.UpdateCenterSpec;
 import dev.varroa.api.v1alpha1.UpdateCenterStatus;
+import dev.varroa.operator.apply.KnownObjects;
+import dev.varroa.operator.apply.OwnedObjectApplier;
+import dev.varroa.operator.apply.OwnedObjectApplier.OwnershipCheck;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ManagedUpdateCenterInput;
@@ -137,7 +140,8 @@ public final class UpdateCenterReconciler implements Reconciler<UpdateCenter> {
     Optional<UpdateCenterReport> report = Optional.empty();
     Optional<String> unreachable = Optional.empty();
     if (signing.problem().isEmpty()) {
-      ManagedObjectApplier applier = new ManagedObjectApplier(client, this::existing);
+      // objects only Varroa names, in the operator's namespace: nothing to check for ownership
+      OwnedObjectApplier applier = new OwnedObjectApplier(client, this::existing, OwnershipCheck.NONE);
       List<HasMetadata> objects = UpdateCenterRenderer.render(new ManagedUpdateCenterInput(updateCenter,
           settings.namespace(), spec.image != null ? spec.image : settings.defaultImage(), new java.util.TreeSet<>(wanted.keySet()),
           signing.secret()));
@@ -196,7 +200,7 @@ public final class UpdateCenterReconciler implements Reconciler<UpdateCenter> {
     if (secret == null) {
       UpdateCenterSigningSecretRenderer.Material material = UpdateCenterSigningKeys.generate(name, clock);
       secret = UpdateCenterSigningSecretRenderer.render(name, namespace, material);
-      new ManagedObjectApplier(client, o -> Optional.empty()).apply(secret, updateCenter);
+      new OwnedObjectApplier(client, KnownObjects.NONE, OwnershipCheck.NONE).apply(secret, updateCenter);
       LOG.info("event=update_center_signing_key_created update_center={} secret={}/{}", name, namespace, secretName);
       return new Signing(secretName, Optional.of(material.caPem()), Optional.empty());
     }
@@ -213,8 +217,8 @@ public final class UpdateCenterReconciler implements Reconciler<UpdateCenter> {
         + "/status.json");
   }
 
-  private Optional<? extends HasMetadata> existing(HasMetadata desired) {
-    return owned(desired.getClass()).get(ResourceID.fromResource(desired));
+  private Optional<HasMetadata> existing(HasMetadata desired) {
+    return owned(desired.getClass()).get(ResourceID.fromResource(desired)).map(HasMetadata.class::cast);
   }
 
   @SuppressWarnings("unchecked")

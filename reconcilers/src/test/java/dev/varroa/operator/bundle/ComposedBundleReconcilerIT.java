@@ -14,7 +14,7 @@ import dev.varroa.bundle.SourceUnavailableException;
 import dev.varroa.bundle.compose.ComposeRequest;
 import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.operator.VarroaOperator;
-import dev.varroa.operator.controller.ForeignObjectException;
+import dev.varroa.operator.apply.ForeignObjectException;
 import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;

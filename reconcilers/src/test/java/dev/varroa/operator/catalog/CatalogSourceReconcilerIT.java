@@ -9,7 +9,7 @@ import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.operator.VarroaOperator;
-import dev.varroa.operator.controller.ForeignObjectException;
+import dev.varroa.operator.apply.ForeignObjectException;
 import dev.varroa.testfixtures.git.GitRepository;
 import dev.varroa.testfixtures.git.GitServer;
 import dev.varroa.testfixtures.git.GitServerExtension;

@@ -2,6 +2,8 @@ package dev.varroa.operator.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.operator.render.AppliedHash;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
@@ -61,6 +63,33 @@ class PersistenceResizeTest {
   void leavesANewOrUnchangedStatefulSetAlone() {
     assertThat(PersistenceResize.plan(sts("20Gi", null), null)).isEqualTo(new PersistenceResize.Unchanged());
     assertThat(PersistenceResize.plan(sts("20Gi", null), sts("20Gi", null))).isEqualTo(new PersistenceResize.Unchanged());
+  }
+
+  @Test
+  void keepsTheHashOfAnUnchangedStatefulSetWhoseTemplatesTheApiServerDefaulted() {
+    StatefulSet desired = sts("20Gi", null);
+    String firstApplied = AppliedHash.of(desired);
+    StatefulSet existing = sts("20Gi", null);
+    existing.getSpec().getVolumeClaimTemplates().get(0).getSpec().setVolumeMode("Filesystem");
+    existing.getSpec().getVolumeClaimTemplates().get(0).setStatus(new PersistentVolumeClaimStatusBuilder()
+        .withPhase("Pending").build());
+
+    PersistenceResize.plan(desired, existing);
+
+    assertThat(AppliedHash.of(desired)).isEqualTo(firstApplied);
+    assertThat(existing.getSpec().getVolumeClaimTemplates().get(0).getStatus()).as("the informer's copy").isNotNull();
+  }
+
+  @Test
+  void keepsAVolumeModeTheRendererAskedFor() {
+    StatefulSet desired = sts("20Gi", null);
+    desired.getSpec().getVolumeClaimTemplates().get(0).getSpec().setVolumeMode("Filesystem");
+    StatefulSet existing = sts("20Gi", null);
+    existing.getSpec().getVolumeClaimTemplates().get(0).getSpec().setVolumeMode("Filesystem");
+
+    PersistenceResize.plan(desired, existing);
+
+    assertThat(desired.getSpec().getVolumeClaimTemplates().get(0).getSpec().getVolumeMode()).isEqualTo("Filesystem");
   }
 
   private static StatefulSet sts(String size, String storageClass) {

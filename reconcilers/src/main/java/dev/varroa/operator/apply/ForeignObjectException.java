@@ -1,4 +1,4 @@
-package dev.varroa.operator.controller;
+package dev.varroa.operator.apply;
 
 /**
  * An object Varroa would write already exists and is not Varroa's ({@link ObjectOwnership}): the write is refused,

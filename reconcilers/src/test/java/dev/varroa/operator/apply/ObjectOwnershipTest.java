@@ -1,4 +1,4 @@
-package dev.varroa.operator.controller;
+package dev.varroa.operator.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

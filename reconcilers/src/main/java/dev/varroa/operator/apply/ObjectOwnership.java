@@ -1,4 +1,4 @@
-package dev.varroa.operator.controller;
+package dev.varroa.operator.apply;
 
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ControllerNames;
