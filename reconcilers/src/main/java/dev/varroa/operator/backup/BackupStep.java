@@ -5,6 +5,7 @@ import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.api.v1alpha1.HomeStatus;
 import dev.varroa.operator.home.HomeSnapshots;
 import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.ResolvedController;
@@ -69,6 +70,12 @@ public final class BackupStep {
    */
   public Outcome run(Controller controller, ResolvedController.Backup settings, ControllerStatus previous,
       String statefulSet, Optional<ObservedState> observed) {
+    return run(controller, settings, previous, previous.home, statefulSet, observed);
+  }
+
+  /** @param home status.home as this pass's home step decided it: a restore or a move under way holds a backup back */
+  public Outcome run(Controller controller, ResolvedController.Backup settings, ControllerStatus previous,
+      HomeStatus home, String statefulSet, Optional<ObservedState> observed) {
     Instant now = clock.instant();
     BackupStatus status = previous.backup == null ? new BackupStatus() : JSON.convertValue(previous.backup, BackupStatus.class);
     Optional<String> demand = annotation(controller, ControllerAnnotations.BACKUP_NOW);
@@ -103,7 +110,7 @@ public final class BackupStep {
         trigger = TRIGGER_SCHEDULE;
       }
       if (trigger != null) {
-        if (homeBusy(previous)) {
+        if (homeBusy(home)) {
           // a restore or a move replaces the claim: snapshot the home once it is settled
           return new Outcome(status, condition.or(() -> previousCondition(previous)), Optional.of(DEFERRED_RECHECK));
         }
@@ -281,8 +288,8 @@ public final class BackupStep {
     return Optional.empty();
   }
 
-  private static boolean homeBusy(ControllerStatus previous) {
-    return previous.home != null && (previous.home.restore != null || previous.home.move != null);
+  private static boolean homeBusy(HomeStatus home) {
+    return home != null && (home.restore != null || home.move != null);
   }
 
   private static void fail(BackupStatus status, String snapshot, String why, Instant now) {

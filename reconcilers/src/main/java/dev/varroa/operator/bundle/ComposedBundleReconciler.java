@@ -20,6 +20,7 @@ import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.apply.ObjectOwnership;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.status.Conditions;
+import dev.varroa.operator.status.Kstatus;
 import dev.varroa.operator.status.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -135,10 +136,10 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     if (Boolean.TRUE.equals(spec.suspend)) {
       ComposedBundleStatus status = copy(previous);
       status.conditions = new Conditions(previous.conditions, generation, now.toString())
-          .set(Condition.READY, readyStatus(previous), reason(previous, Condition.READY, "Suspended"),
-              message(previous, Condition.READY, "suspended; the last render stays in force"))
-          .set(Condition.RECONCILING, Condition.Status.False, "Suspended", "spec.suspend is true")
-          .set(Condition.STALLED, Condition.Status.False, "Suspended", "spec.suspend is true")
+          .kstatus(Kstatus.suspended(readyStatus(previous)), new Kstatus.Wording(
+              reason(previous, Condition.READY, "Suspended"),
+              message(previous, Condition.READY, "suspended; the last render stays in force")),
+              SUSPENDED, SUSPENDED)
           .build();
       status.observedGeneration = generation;
       return patchIfChanged(bundle, previous, status, null);
@@ -164,9 +165,7 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
     if (profile == null) {
       String message = "no JenkinsVersionProfile: set spec.versionProfileRef, or versionProfileRef on the"
           + " ProvisioningDefaults named default, to a profile that exists";
-      status.conditions = conditions.set(Condition.READY, Condition.Status.False, "ProfileMissing", message)
-          .set(Condition.RECONCILING, Condition.Status.False, "ProfileMissing", message)
-          .set(Condition.STALLED, Condition.Status.True, "ProfileMissing", message).build();
+      status.conditions = conditions.kstatus(Kstatus.STALLED, "ProfileMissing", message).build();
       return patchIfChanged(bundle, previous, status, interval);
     }
     try {
@@ -182,40 +181,31 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
       if (composition.stale()) {
         String message = summary(composition.sourceFailure().get()) + "; the last good render " + digest
             + " stays in force";
-        conditions.set(Condition.READY, Condition.Status.False, "SourceUnavailable", message)
-            .set(Condition.RECONCILING, Condition.Status.True, "SourceUnavailable", "retrying every " + spec.interval)
-            .set(Condition.STALLED, Condition.Status.False, "SourceUnavailable", message);
+        sourceUnavailable(conditions, message, spec.interval);
         events.warningOnce(bundle, "SourceUnavailable", message, previous.condition(Condition.READY));
       } else {
-        conditions.set(Condition.READY, Condition.Status.True, "Succeeded",
-                "rendered " + digest + " from " + spec.inputs.size() + " inputs")
-            .set(Condition.RECONCILING, Condition.Status.False, "Succeeded", "up to date")
-            .set(Condition.STALLED, Condition.Status.False, "Succeeded", "up to date");
+        Kstatus.Wording upToDate = new Kstatus.Wording("Succeeded", "up to date");
+        conditions.kstatus(Kstatus.READY, new Kstatus.Wording("Succeeded",
+            "rendered " + digest + " from " + spec.inputs.size() + " inputs"), upToDate, upToDate);
         if (newRevision) {
           events.normal(bundle, "NewRevision", "rendered " + digest);
         }
       }
     } catch (SourceUnavailableException unreachable) {
       String message = summary(unreachable) + "; nothing rendered yet";
-      conditions.set(Condition.READY, Condition.Status.False, "SourceUnavailable", message)
-          .set(Condition.RECONCILING, Condition.Status.True, "SourceUnavailable", "retrying every " + spec.interval)
-          .set(Condition.STALLED, Condition.Status.False, "SourceUnavailable", message);
+      sourceUnavailable(conditions, message, spec.interval);
       events.warningOnce(bundle, "SourceUnavailable", message, previous.condition(Condition.READY));
     } catch (BundleException failed) {
       String reason = failed.kind() == BundleProblem.Kind.CONFLICT ? "Conflict" : "InvalidInput";
       String message = summary(failed) + (status.artifact != null
           ? "; the last good render " + status.artifact.digest + " stays in force" : "");
-      conditions.set(Condition.READY, Condition.Status.False, reason, message)
-          .set(Condition.RECONCILING, Condition.Status.False, reason, message)
-          .set(Condition.STALLED, Condition.Status.True, reason, message);
+      conditions.kstatus(Kstatus.STALLED, reason, message);
       events.warningOnce(bundle, reason, message, previous.condition(Condition.READY));
     } catch (ForeignObjectException foreign) {
       String reason = ForeignObjectException.REASON;
       String message = foreign.getMessage() + (status.artifact != null
           ? "; the last good render " + status.artifact.digest + " stays in force" : "");
-      conditions.set(Condition.READY, Condition.Status.False, reason, message)
-          .set(Condition.RECONCILING, Condition.Status.False, reason, message)
-          .set(Condition.STALLED, Condition.Status.True, reason, message);
+      conditions.kstatus(Kstatus.STALLED, reason, message);
       events.warningOnce(bundle, reason, message, previous.condition(Condition.READY));
     }
     status.conditions = conditions.build();
@@ -334,6 +324,15 @@ public final class ComposedBundleReconciler implements Reconciler<ComposedBundle
 
   private static ComposedBundleStatus copy(ComposedBundleStatus status) {
     return JSON.convertValue(status, ComposedBundleStatus.class);
+  }
+
+  private static final Kstatus.Wording SUSPENDED = new Kstatus.Wording("Suspended", "spec.suspend is true");
+
+  /** The last good render (or none) stays while a source is unreachable; the retry heals it without a person. */
+  private static void sourceUnavailable(Conditions conditions, String message, String interval) {
+    Kstatus.Wording unavailable = new Kstatus.Wording("SourceUnavailable", message);
+    conditions.kstatus(Kstatus.RECONCILING, unavailable,
+        new Kstatus.Wording("SourceUnavailable", "retrying every " + interval), unavailable);
   }
 
   private static Condition.Status readyStatus(ComposedBundleStatus status) {

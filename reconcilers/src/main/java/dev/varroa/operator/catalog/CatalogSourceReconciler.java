@@ -25,6 +25,7 @@ import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.apply.ObjectOwnership;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.status.Conditions;
+import dev.varroa.operator.status.Kstatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -92,9 +93,7 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
     Duration interval = Intervals.parse(source.getSpec().interval, DEFAULT_INTERVAL);
     Conditions conditions = new Conditions(previous.conditions, generation, clock.instant().toString());
     if (Boolean.TRUE.equals(source.getSpec().suspend)) {
-      conditions.set(Condition.READY, Condition.Status.Unknown, "Suspended", "spec.suspend is true")
-          .set(Condition.RECONCILING, Condition.Status.False, "Suspended", "spec.suspend is true")
-          .set(Condition.STALLED, Condition.Status.False, "Suspended", "spec.suspend is true");
+      conditions.kstatus(Kstatus.suspended(Condition.Status.Unknown), "Suspended", "spec.suspend is true");
       status.conditions = conditions.build();
       return patchIfChanged(source, previous, status, null);
     }
@@ -120,25 +119,20 @@ public final class CatalogSourceReconciler implements Reconciler<CatalogSource> 
         artifact.lastUpdateTime = clock.instant().toString();
         status.artifact = artifact;
       }
-      conditions.set(Condition.READY, Condition.Status.True, "Indexed",
-              status.items == null ? "no items" : status.items.size() + " items at " + revision)
-          .set(Condition.RECONCILING, Condition.Status.False, "Indexed", "up to date")
-          .set(Condition.STALLED, Condition.Status.False, "Indexed", "up to date");
+      Kstatus.Wording upToDate = new Kstatus.Wording("Indexed", "up to date");
+      conditions.kstatus(Kstatus.READY, new Kstatus.Wording("Indexed",
+          status.items == null ? "no items" : status.items.size() + " items at " + revision), upToDate, upToDate);
     } catch (SourceUnavailableException unreachable) {
       String message = unreachable.problems().get(0).format() + "; the items indexed before stay";
-      conditions.set(Condition.READY, Condition.Status.False, "SourceUnavailable", message)
-          .set(Condition.RECONCILING, Condition.Status.True, "SourceUnavailable", "retrying")
-          .set(Condition.STALLED, Condition.Status.False, "SourceUnavailable", message);
+      Kstatus.Wording unavailable = new Kstatus.Wording("SourceUnavailable", message);
+      conditions.kstatus(Kstatus.RECONCILING, unavailable, new Kstatus.Wording("SourceUnavailable", "retrying"),
+          unavailable);
     } catch (BundleException invalid) {
       String message = invalid.problems().get(0).format();
-      conditions.set(Condition.READY, Condition.Status.False, "InvalidInput", message)
-          .set(Condition.RECONCILING, Condition.Status.False, "InvalidInput", message)
-          .set(Condition.STALLED, Condition.Status.True, "InvalidInput", message);
+      conditions.kstatus(Kstatus.STALLED, "InvalidInput", message);
     } catch (ForeignObjectException foreign) {
       String message = foreign.getMessage() + "; the items indexed before stay";
-      conditions.set(Condition.READY, Condition.Status.False, ForeignObjectException.REASON, message)
-          .set(Condition.RECONCILING, Condition.Status.False, ForeignObjectException.REASON, message)
-          .set(Condition.STALLED, Condition.Status.True, ForeignObjectException.REASON, message);
+      conditions.kstatus(Kstatus.STALLED, ForeignObjectException.REASON, message);
     }
     status.conditions = conditions.build();
     return patchIfChanged(source, previous, status, interval);

@@ -1,6 +1,5 @@
 package dev.varroa.operator.controller;
 
-import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.agents.OrphanAgentCollector;
 import dev.varroa.operator.backup.BackupStep;
@@ -27,14 +26,20 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.HomeNames;
 import dev.varroa.operator.home.JenkinsHomeStep;
+import dev.varroa.operator.controller.ControllerStatusAggregator.Observation;
+import dev.varroa.operator.controller.ControllerStatusAggregator.Workload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
@@ -64,6 +69,7 @@ import java.util.stream.Stream;
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {
   /** The actor of the operator's activity events. */
   public static final String ACTOR = "operator";
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerReconciler.class);
   private final Clock clock;
   private final StarterRenders starter = new StarterRenders();
   private final AtomicLong passes = new AtomicLong();
@@ -135,78 +141,141 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
         .map(c -> ControllerDetails.render(cluster, c, ControllerInputResolver.gather(c, current, starter)));
   }
 
+  /**
+   * One pass, Flink's way: validate (inputs), observe and decide (hibernation plan, render, home), reconcile (apply,
+   * delivery, hibernation, orphan sweep, backup). Each step returns an outcome; the observation collects them and
+   * {@link ControllerStatusAggregator} alone writes status from it.
+   */
   @Override
   public UpdateControl<Controller> reconcile(Controller controller, Context<Controller> context) {
     KubernetesClient client = context.getClient();
+    ControllerStatus previous = controller.getStatus() == null ? new ControllerStatus() : controller.getStatus();
+    Observation seen = Observation.of(generation(controller));
+
+    ControllerInputResolver.Gathered gathered = PassStep.INPUTS.run(() -> inputs(controller));
+    if (gathered instanceof ControllerInputResolver.Blocked blocked) {
+      return write(controller, previous, seen.blockedBy(blocked.message()));
+    }
+    if (gathered instanceof ControllerInputResolver.WaitingForBundle waiting) {
+      return write(controller, previous, seen.waitingFor(waiting.bundleName()));
+    }
+    ControllerInputs inputs = ((ControllerInputResolver.Ready) gathered).inputs();
+
+    Hibernator.Plan parking = PassStep.HIBERNATION_PLAN.run(() -> planHibernation(controller, inputs, previous));
+    seen = seen.parked(parking.hibernated());
+    Rendered rendered = PassStep.RENDER.run(() -> render(inputs, parking));
+    HomePass home = PassStep.HOME.run(() -> home(client, controller, inputs, rendered));
+    seen = seen.withHome(home);
+
+    Optional<WorkloadApplier.Refusal> refused = PassStep.APPLY.run(() -> new WorkloadApplier(client, caches)
+        .apply(controller, rendered.objects(), home.workload()));
+    if (refused.isPresent()) {
+      UpdateControl<Controller> control = write(controller, previous, seen.blockedBy(refused.get().message()));
+      return refused.get().retry().map(control::rescheduleAfter).orElse(control);
+    }
+    Workload workload = workload(inputs, rendered);
+    seen = seen.withWorkload(workload);
+    ChannelDeliverer.Delivered delivered = PassStep.DELIVERY.run(() -> deliver(client, controller, inputs, rendered,
+        workload.pod(), previous));
+    if (delivered.blocked().isPresent()) {
+      return write(controller, previous, seen.blockedBy(delivered.blocked().get()));
+    }
+    seen = seen.withMite(delivered.mite());
+    Hibernator.Outcome hibernated = PassStep.HIBERNATION.run(() -> hibernation.complete(client, controller, parking));
+    Optional<MiteRoute> route = liveRoute(controller);
+    Optional<Duration> sweep = PassStep.ORPHAN_SWEEP.run(() -> collectOrphanAgents(client, route,
+        inputs.resolved().agents().namespace(), rendered.statefulSetName()));
+    BackupStep.Outcome backup = PassStep.BACKUP.run(() -> new BackupStep(client, clock, quietDown).run(controller,
+        inputs.resolved().backup(), previous, home.home(), rendered.statefulSetName(), route.map(MiteRoute::getObserved)));
+    seen = seen.withHibernation(hibernated).withBackup(backup);
+
+    passes.incrementAndGet();
+    UpdateControl<Controller> control = write(controller, previous, seen);
+    Optional<Duration> recheck = Stream.of(delivered.recheck(), hibernated.recheck(), sweep, backup.recheck())
+        .reduce(Optional.empty(), ControllerReconciler::sooner);
+    return home.recheckBefore(recheck).map(control::rescheduleAfter).orElse(control);
+  }
+
+  /**
+   * An unexpected exception in a pass: Ready False with reason ReconcileError naming the step and the error, every
+   * other part of status as it was; the framework retries with its backoff (docs/controllers.md).
+   */
+  @Override
+  public ErrorStatusUpdateControl<Controller> updateErrorStatus(Controller controller, Context<Controller> context,
+      Exception e) {
+    ControllerStatus previous = controller.getStatus() == null ? new ControllerStatus() : controller.getStatus();
+    String step = e instanceof PassStep.Failure failure ? failure.step().label() : PassStep.STATUS_PATCH;
+    boolean lastAttempt = context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
+    LOG.warn("event=controller_pass_failed namespace={} controller={} step={} last_attempt={} error=\"{}\"",
+        controller.getMetadata().getNamespace(), controller.getMetadata().getName(), step, lastAttempt,
+        e instanceof PassStep.Failure ? e.getCause() : e.toString());
+    ControllerStatus status = ControllerStatusAggregator.failed(previous, step, e, generation(controller), lastAttempt,
+        clock.instant());
+    if (StatusComparison.same(previous, status)) {
+      return ErrorStatusUpdateControl.noStatusUpdate();
+    }
+    controller.setStatus(status);
+    controller.getMetadata().setResourceVersion(null);
+    return ErrorStatusUpdateControl.patchStatus(controller);
+  }
+
+  /** The render step's outcome: the owned objects, and what they were rendered from. */
+  private record Rendered(RenderInput input, List<HasMetadata> objects) {
+    String statefulSetName() {
+      return input.names().statefulSet();
+    }
+
+    StatefulSet statefulSet() {
+      return objects.stream().filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast).findFirst()
+          .orElseThrow();
+    }
+  }
+
+  /** Records the Controller live for the gateways, then gathers every input from the caches. */
+  private ControllerInputResolver.Gathered inputs(Controller controller) {
     if (channel != null) {
       // gateways open a mite's stream only for a Controller recorded live with its UID (docs/security.md)
       channel.recordLive(identity(controller));
     }
-    ControllerStatus previous = controller.getStatus() == null ? new ControllerStatus() : controller.getStatus();
-    long generation = controller.getMetadata().getGeneration() == null ? 0 : controller.getMetadata().getGeneration();
+    return ControllerInputResolver.gather(controller, caches, starter);
+  }
 
-    ControllerInputResolver.Gathered gathered = ControllerInputResolver.gather(controller, caches, starter);
-    if (gathered instanceof ControllerInputResolver.Blocked blocked) {
-      return blocked(controller, previous, generation, blocked.message());
-    }
-    if (gathered instanceof ControllerInputResolver.WaitingForBundle waiting) {
-      // the bundle's render ConfigMap is watched: its arrival starts the next pass
-      ControllerStatus status = StatusComparison.copy(previous);
-      status.phase = previous.phase == null ? ControllerStatus.Phase.Pending : previous.phase;
-      status.bundle = waiting.bundleName();
-      status.observedGeneration = generation;
-      return patch(controller, previous, status);
-    }
-    ControllerInputs inputs = ((ControllerInputResolver.Ready) gathered).inputs();
+  /** Hibernation (docs/hibernation.md) decides before the render: park an idle controller, wake it. */
+  private Hibernator.Plan planHibernation(Controller controller, ControllerInputs inputs, ControllerStatus previous) {
+    return hibernation.plan(controller, inputs.resolved(), previous, caches.pod(controller.getMetadata().getNamespace(),
+        inputs.resolved().names().statefulSet() + "-0").orElse(null));
+  }
 
-    // hibernation (docs/hibernation.md): park an idle controller, wake it; the render follows the verdict
-    Hibernator.Plan parking = hibernation.plan(controller, inputs.resolved(), previous, caches.pod(
-        controller.getMetadata().getNamespace(), inputs.resolved().names().statefulSet() + "-0").orElse(null));
+  private Rendered render(ControllerInputs inputs, Hibernator.Plan parking) {
     RenderInput input = inputs.renderInput(Optional.ofNullable(channel).map(ControlChannel::endpoint))
         .withParking(parking.parking());
-    List<HasMetadata> objects = ControllerObjects.render(input);
+    return new Rendered(input, ControllerObjects.render(input));
+  }
 
+  /** Restore and move of JENKINS_HOME: what the StatefulSet may do meanwhile, and status.home. */
+  private HomePass home(KubernetesClient client, Controller controller, ControllerInputs inputs, Rendered rendered) {
     String namespace = controller.getMetadata().getNamespace();
-    String stsName = input.names().statefulSet();
-    // restore and move of JENKINS_HOME: what the StatefulSet may do meanwhile, and status.home
-    HomePass home = homes.pass(client, controller, inputs.resolved(), objects.stream()
-        .filter(StatefulSet.class::isInstance).map(StatefulSet.class::cast).findFirst().orElseThrow(),
+    String stsName = rendered.statefulSetName();
+    return homes.pass(client, controller, inputs.resolved(), rendered.statefulSet(),
         caches.statefulSet(namespace, stsName), caches.claim(namespace, new HomeNames(stsName).claim()));
-    ControllerStatus withHome = home.applyTo(previous, generation, clock.instant());
+  }
 
-    Optional<WorkloadApplier.Refusal> refused = new WorkloadApplier(client, caches).apply(controller, objects,
-        home.workload());
-    if (refused.isPresent()) {
-      UpdateControl<Controller> control = blocked(controller, previous, withHome, generation, refused.get().message());
-      return refused.get().retry().map(control::rescheduleAfter).orElse(control);
+  /** The workload as the informers show it once applied. */
+  private Workload workload(ControllerInputs inputs, Rendered rendered) {
+    String namespace = rendered.statefulSet().getMetadata().getNamespace();
+    String stsName = rendered.statefulSetName();
+    return new Workload(inputs.bundleName(), stsName, JenkinsContainer.jenkinsUrl(rendered.input()),
+        inputs.resolved().stopped(), caches.statefulSet(namespace, stsName).orElse(null),
+        caches.pod(namespace, stsName + "-0").orElse(null));
+  }
+
+  /** Without a control channel there is nothing to deliver and no mite to report. */
+  private ChannelDeliverer.Delivered deliver(KubernetesClient client, Controller controller, ControllerInputs inputs,
+      Rendered rendered, Pod pod, ControllerStatus previous) {
+    if (deliverer == null) {
+      return new ChannelDeliverer.Delivered(null, Optional.empty(), Optional.empty());
     }
-
-    StatefulSet statefulSet = caches.statefulSet(namespace, stsName).orElse(null);
-    Pod pod = caches.pod(namespace, stsName + "-0").orElse(null);
-    ChannelDeliverer.Delivered delivered = deliverer == null
-        ? new ChannelDeliverer.Delivered(null, Optional.empty(), Optional.empty())
-        : deliverer.deliver(client, caches, controller, inputs, input, objects, pod, previous);
-    if (delivered.blocked().isPresent()) {
-      return blocked(controller, previous, withHome, generation, delivered.blocked().get());
-    }
-
-    Hibernator.Outcome hibernated = hibernation.complete(client, controller, parking);
-    ControllerStatus status = ControllerStatusAggregator.aggregate(withHome, new ControllerStatusAggregator.Observation(
-        generation, inputs.resolved().stopped(), Optional.empty(), inputs.bundleName(), stsName,
-        JenkinsContainer.jenkinsUrl(input), statefulSet, pod, delivered.mite(), parking.hibernated()), clock.instant());
-    status.hibernation = hibernated.status();
-    Optional<Duration> recheck = sooner(delivered.recheck(), hibernated.recheck());
-    Optional<MiteRoute> route = liveRoute(controller);
-    recheck = sooner(recheck, collectOrphanAgents(client, route, inputs.resolved().agents().namespace(), stsName));
-    BackupStep.Outcome backup = new BackupStep(client, clock, quietDown).run(controller, inputs.resolved().backup(),
-        withHome, stsName, route.map(MiteRoute::getObserved));
-    status.backup = backup.status();
-    backup.condition().ifPresentOrElse(c -> ControllerStatusAggregator.put(status, c, generation, clock.instant()),
-        () -> status.conditions.removeIf(c -> Condition.BACKUP_FAILED.equals(c.type)));
-    recheck = sooner(recheck, backup.recheck());
-    passes.incrementAndGet();
-    UpdateControl<Controller> control = patch(controller, previous, status);
-    return home.recheckBefore(recheck).map(control::rescheduleAfter).orElse(control);
+    return deliverer.deliver(client, caches, controller, inputs, rendered.input(), rendered.objects(), pod, previous);
   }
 
   /**
@@ -293,22 +362,16 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     return passes.get();
   }
 
-  /** Inputs that can block a pass are watched: a block ends when its cause changes, not on a timer. */
-  private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, long generation,
-      String message) {
-    return blocked(controller, previous, previous, generation, message);
+  private static long generation(Controller controller) {
+    return controller.getMetadata().getGeneration() == null ? 0 : controller.getMetadata().getGeneration();
   }
 
-  /** @param base previous with what this pass already decided (status.home) */
-  private UpdateControl<Controller> blocked(Controller controller, ControllerStatus previous, ControllerStatus base,
-      long generation, String message) {
-    ControllerStatus status = ControllerStatusAggregator.aggregate(base, new ControllerStatusAggregator.Observation(
-        generation, false, Optional.of(message), previous.bundle, previous.statefulSetName, previous.url, null, null),
-        clock.instant());
-    return patch(controller, previous, status);
-  }
-
-  private UpdateControl<Controller> patch(Controller controller, ControllerStatus previous, ControllerStatus status) {
+  /**
+   * The pass's one status write: the aggregator's status, patched only when it changed. Inputs that can block a pass
+   * are watched, so a block ends when its cause changes, not on a timer.
+   */
+  private UpdateControl<Controller> write(Controller controller, ControllerStatus previous, Observation seen) {
+    ControllerStatus status = ControllerStatusAggregator.aggregate(previous, seen, clock.instant());
     if (StatusComparison.same(previous, status)) {
       return UpdateControl.noUpdate();
     }

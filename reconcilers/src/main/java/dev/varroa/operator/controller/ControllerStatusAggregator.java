@@ -2,66 +2,113 @@ package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.backup.BackupStep;
+import dev.varroa.operator.hibernation.Hibernator;
+import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.HomeProgress;
 import dev.varroa.operator.render.RestartHash;
 import dev.varroa.operator.status.Conditions;
+import dev.varroa.operator.status.Kstatus;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Derives a Controller's status from what the cluster shows (StatefulSet, pod, container states):
- * the phase, the attention signals in seed 001's precedence, and Ready/Reconciling/Stalled.
+ * The one writer of a Controller's status: turns what a pass observed (one outcome per step, collected in an
+ * {@link Observation}) and the previous status into the new status. Derives the phase, the attention signals in seed
+ * 001's precedence and Ready/Reconciling/Stalled from what the cluster shows; takes status.home, status.backup and
+ * status.hibernation and their conditions from their steps' outcomes, and carries each over when its step did not run.
  */
 final class ControllerStatusAggregator {
   /** A pass that changes nothing else still refreshes lastReconciledAt once this old, so a resync writes nothing. */
   static final Duration LAST_RECONCILED_REFRESH = Duration.ofMinutes(10);
   static final String JENKINS_CONTAINER = "jenkins";
   static final String PLUGINS_CONTAINER = "plugins";
+  /** Ready's reason while a pass fails with an unexpected error (docs/controllers.md). */
+  static final String REASON_RECONCILE_ERROR = "ReconcileError";
+  /** Longest error text a condition message carries; a stack of causes can be far longer. */
+  static final int ERROR_MESSAGE_LIMIT = 1024;
   /** Waiting reasons that mean the Jenkins container cannot start. */
   private static final List<String> BOOT_FAILURES = List.of(
       "CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "CreateContainerConfigError", "InvalidImageName");
 
-  /** Conditions that the home, backup and hibernation steps set themselves; the aggregator carries them over. */
-  static final java.util.Set<String> CARRIED_CONDITIONS = java.util.Set.of(
-      Condition.BACKUP_FAILED, Condition.RESTORE_FAILED, Condition.HOME_MOVE_FAILED);
-
   private ControllerStatusAggregator() {}
 
   /**
-   * Sets one of the {@link #CARRIED_CONDITIONS} on a status the aggregator built, keeping its lastTransitionTime
-   * while its status stays the same.
+   * What the render and apply steps leave for status: the identity of the workload and what the cluster shows of it.
+   *
+   * @param bundle the ComposedBundle in force, or varroa-starter
+   * @param statefulSet the StatefulSet the informer holds after the apply, null before it exists
+   * @param pod pod 0 the informer holds, null before it exists
    */
-  static void put(ControllerStatus status, Condition condition, long generation, Instant now) {
-    java.util.List<Condition> all = new java.util.ArrayList<>(status.conditions);
-    Optional<Condition> before = all.stream().filter(c -> condition.type.equals(c.type)).findFirst();
-    all.removeIf(c -> condition.type.equals(c.type));
-    condition.observedGeneration = generation;
-    condition.lastTransitionTime = before.filter(c -> c.status == condition.status).map(c -> c.lastTransitionTime)
-        .orElse(now.toString());
-    all.add(condition);
-    status.conditions = all;
-  }
+  record Workload(String bundle, String statefulSetName, String url, boolean stopped, StatefulSet statefulSet,
+      Pod pod) {}
 
   /**
-   * What the reconciler learned in this pass; mite is null when the operator runs without a control channel;
-   * hibernated when the inactivity policy parked the controller (docs/hibernation.md).
+   * What one pass learned, one outcome per step. A step that did not run (an earlier step stopped the pass) is empty,
+   * and the part of status it decides carries over.
+   *
+   * @param waitingForBundle inputs: the ComposedBundle whose render the pass waits for
+   * @param blocked inputs, apply or delivery: why the pass stopped, with the fix
+   * @param hibernated hibernation plan: the inactivity policy parks the controller (docs/hibernation.md)
+   * @param home home step: status.home and the RestoreFailed/HomeMoveFailed conditions it sets
+   * @param workload render and apply: what the workload is and what the cluster shows
+   * @param mite delivery: the mite as the gateways report it; null without a control channel
+   * @param hibernation hibernation completion: status.hibernation
+   * @param backup backup step: status.backup and BackupFailed
    */
-  record Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
-      String url, StatefulSet statefulSet, Pod pod, MiteObservation mite, boolean hibernated) {
-    Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
-        String url, StatefulSet statefulSet, Pod pod, MiteObservation mite) {
-      this(generation, stopped, blocked, bundle, statefulSetName, url, statefulSet, pod, mite, false);
+  record Observation(long generation, Optional<String> waitingForBundle, Optional<String> blocked, boolean hibernated,
+      Optional<HomePass> home, Optional<Workload> workload, MiteObservation mite,
+      Optional<Hibernator.Outcome> hibernation, Optional<BackupStep.Outcome> backup) {
+    /** A pass that has observed nothing yet. */
+    static Observation of(long generation) {
+      return new Observation(generation, Optional.empty(), Optional.empty(), false, Optional.empty(), Optional.empty(),
+          null, Optional.empty(), Optional.empty());
     }
 
-    Observation(long generation, boolean stopped, Optional<String> blocked, String bundle, String statefulSetName,
-        String url, StatefulSet statefulSet, Pod pod) {
-      this(generation, stopped, blocked, bundle, statefulSetName, url, statefulSet, pod, null);
+    Observation waitingFor(String bundle) {
+      return new Observation(generation, Optional.of(bundle), blocked, hibernated, home, workload, mite, hibernation,
+          backup);
+    }
+
+    Observation blockedBy(String message) {
+      return new Observation(generation, waitingForBundle, Optional.of(message), hibernated, home, workload, mite,
+          hibernation, backup);
+    }
+
+    Observation parked(boolean parked) {
+      return new Observation(generation, waitingForBundle, blocked, parked, home, workload, mite, hibernation, backup);
+    }
+
+    Observation withHome(HomePass pass) {
+      return new Observation(generation, waitingForBundle, blocked, hibernated, Optional.of(pass), workload, mite,
+          hibernation, backup);
+    }
+
+    Observation withWorkload(Workload seen) {
+      return new Observation(generation, waitingForBundle, blocked, hibernated, home, Optional.of(seen), mite,
+          hibernation, backup);
+    }
+
+    Observation withMite(MiteObservation seen) {
+      return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, seen, hibernation,
+          backup);
+    }
+
+    Observation withHibernation(Hibernator.Outcome outcome) {
+      return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, mite,
+          Optional.of(outcome), backup);
+    }
+
+    Observation withBackup(BackupStep.Outcome outcome) {
+      return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, mite, hibernation,
+          Optional.of(outcome));
     }
   }
 
@@ -80,35 +127,44 @@ final class ControllerStatusAggregator {
   }
 
   static ControllerStatus aggregate(ControllerStatus previous, Observation seen, Instant now) {
+    if (seen.waitingForBundle().isPresent()) {
+      // the bundle's render ConfigMap is watched: its arrival starts the next pass, which says the rest
+      ControllerStatus status = StatusComparison.copy(previous);
+      status.phase = previous.phase == null ? ControllerStatus.Phase.Pending : previous.phase;
+      status.bundle = seen.waitingForBundle().get();
+      status.observedGeneration = seen.generation();
+      return status;
+    }
+    // a blocked pass reports the workload as the last clean pass saw it
+    Workload workload = seen.blocked().isPresent() ? null : seen.workload().orElse(null);
+    Pod pod = workload == null ? null : workload.pod();
     ControllerStatus status = new ControllerStatus();
     status.observedGeneration = seen.generation();
-    status.bundle = seen.bundle();
-    status.statefulSetName = seen.statefulSetName();
-    status.url = seen.url();
-    // home, backup and hibernation are written by their own steps of the pass; they carry over untouched here
-    status.home = previous.home;
-    status.backup = previous.backup;
-    status.hibernation = previous.hibernation;
+    status.bundle = workload == null ? previous.bundle : workload.bundle();
+    status.statefulSetName = workload == null ? previous.statefulSetName : workload.statefulSetName();
+    status.url = workload == null ? previous.url : workload.url();
+    status.home = seen.home().isPresent() ? seen.home().get().home() : previous.home;
+    status.backup = seen.backup().isPresent() ? seen.backup().get().status() : previous.backup;
+    status.hibernation = seen.hibernation().isPresent() ? seen.hibernation().get().status() : previous.hibernation;
     status.miteStatus = seen.mite() == null ? previous.miteStatus : seen.mite().status();
     status.lastApplyResult = seen.mite() == null ? previous.lastApplyResult
         : seen.mite().lastApply().orElse(previous.lastApplyResult);
     Conditions conditions = new Conditions(previous.conditions, seen.generation(), now.toString());
 
-    Optional<String> bootFailure = seen.pod() == null ? Optional.empty() : bootFailure(seen.pod());
-    Optional<String> pluginFailure = seen.pod() == null ? Optional.empty() : pluginFailure(seen.pod());
-    boolean podFailed = seen.pod() != null && seen.pod().getStatus() != null
-        && "Failed".equals(seen.pod().getStatus().getPhase());
+    Optional<String> bootFailure = pod == null ? Optional.empty() : bootFailure(pod);
+    Optional<String> pluginFailure = pod == null ? Optional.empty() : pluginFailure(pod);
+    boolean podFailed = pod != null && pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase());
     // a restore or a move of JENKINS_HOME under way: Provisioning, and Reconciling names its step
     Optional<String> homeStep = HomeProgress.underWay(status.home);
     status.phase = homeStep.isPresent() && !podFailed && seen.blocked().isEmpty() ? ControllerStatus.Phase.Provisioning
-        : phase(previous, seen, podFailed);
+        : phase(previous, seen, workload, podFailed);
     if (seen.mite() != null) {
       mite(conditions, previous, seen.mite(), seen.hibernated());
     }
 
     if (podFailed) {
       conditions.set("Failed", Condition.Status.True, "PodFailed",
-          "pod " + seen.pod().getMetadata().getName() + " failed: " + Objects.toString(seen.pod().getStatus().getMessage(), "no message"));
+          "pod " + pod.getMetadata().getName() + " failed: " + Objects.toString(pod.getStatus().getMessage(), "no message"));
     }
     seen.blocked().ifPresentOrElse(
         message -> conditions.set(Condition.RECONCILE_BLOCKED, Condition.Status.True, "Blocked", message),
@@ -124,30 +180,27 @@ final class ControllerStatusAggregator {
         seen.blocked(), bootFailure, pluginFailure);
     boolean settled = status.phase == ControllerStatus.Phase.Running || status.phase == ControllerStatus.Phase.Connected
         || status.phase == ControllerStatus.Phase.Stopped || status.phase == ControllerStatus.Phase.Hibernated;
-    conditions.set(Condition.READY, status.attention == null && settled ? Condition.Status.True : Condition.Status.False,
-        status.attention == null ? status.phase.name() : status.attention.replace(" ", ""),
-        status.attention == null ? "phase " + status.phase : status.attention + ": see the conditions");
-    conditions.set(Condition.RECONCILING, !settled && status.attention == null ? Condition.Status.True : Condition.Status.False,
-        status.phase.name(), homeStep.orElse("phase " + status.phase));
-    conditions.set(Condition.STALLED, status.attention != null ? Condition.Status.True : Condition.Status.False,
-        status.attention == null ? "NoAttention" : status.attention.replace(" ", ""),
-        status.attention == null ? "nothing needs attention" : status.attention);
-    // Without a control channel this pass keeps the mite's conditions as they are.
-    java.util.List<Condition> all = new java.util.ArrayList<>(conditions.build());
-    all.addAll(HomeProgress.carried(previous.conditions));
+    String attentionReason = status.attention == null ? null : status.attention.replace(" ", "");
+    Kstatus state = status.attention != null ? Kstatus.STALLED : settled ? Kstatus.READY : Kstatus.RECONCILING;
+    conditions.kstatus(state,
+        new Kstatus.Wording(status.attention == null ? status.phase.name() : attentionReason,
+            status.attention == null ? "phase " + status.phase : status.attention + ": see the conditions"),
+        new Kstatus.Wording(status.phase.name(), homeStep.orElse("phase " + status.phase)),
+        new Kstatus.Wording(status.attention == null ? "NoAttention" : attentionReason,
+            status.attention == null ? "nothing needs attention" : status.attention));
+    List<Condition> all = new ArrayList<>(conditions.build());
+    all.addAll(homeConditions(previous, seen, now));
     if (seen.mite() == null && previous.conditions != null) {
+      // without a control channel this pass keeps the mite's conditions as they are
       previous.conditions.stream().filter(c -> Condition.MITE_CONNECTED.equals(c.type)
           || Condition.MITE_STREAM_DEGRADED.equals(c.type)).forEach(all::add);
     }
-    if (previous.conditions != null) {
-      previous.conditions.stream().filter(c -> CARRIED_CONDITIONS.contains(c.type)).forEach(all::add);
-    }
+    all.addAll(backupConditions(previous, seen, now));
     status.conditions = all;
 
     // A blocked pass ends in an error: its stamp stays where the last clean pass left it.
-    boolean stamp = seen.blocked().isEmpty();
     status.lastReconciledAt = previous.lastReconciledAt;
-    if (stamp) {
+    if (seen.blocked().isEmpty()) {
       ControllerStatus unstamped = withStamp(status, previous.lastReconciledAt);
       boolean otherwiseSame = StatusComparison.same(unstamped, previous);
       boolean stale = previous.lastReconciledAt == null
@@ -159,36 +212,95 @@ final class ControllerStatusAggregator {
     return status;
   }
 
+  /**
+   * The previous status with a pass's unexpected failure on Ready/Reconciling/Stalled: every section the steps wrote
+   * (home, backup, hibernation, miteStatus...) stays as it was, and so does lastReconciledAt.
+   *
+   * @param step the step that failed, as {@link PassStep} names it
+   * @param lastAttempt the framework gives up retrying after this one: Stalled until an event or a resync
+   */
+  static ControllerStatus failed(ControllerStatus previous, String step, Throwable error, long generation,
+      boolean lastAttempt, Instant now) {
+    ControllerStatus status = StatusComparison.copy(previous);
+    String message = "step " + step + ": " + describe(error);
+    Kstatus.Wording failure = new Kstatus.Wording(REASON_RECONCILE_ERROR, message);
+    List<Condition> trio = new Conditions(previous.conditions, generation, now.toString())
+        .kstatus(lastAttempt ? Kstatus.STALLED : Kstatus.RECONCILING, failure, new Kstatus.Wording(
+            REASON_RECONCILE_ERROR, lastAttempt ? "retries exhausted; the next change or resync starts a new pass"
+                : "retrying with backoff"), failure).build();
+    List<Condition> all = new ArrayList<>();
+    if (previous.conditions != null) {
+      previous.conditions.stream().filter(c -> trio.stream().noneMatch(t -> t.type.equals(c.type))).forEach(all::add);
+    }
+    all.addAll(trio);
+    status.conditions = all;
+    return status;
+  }
+
+  private static String describe(Throwable error) {
+    Throwable cause = error instanceof PassStep.Failure failure ? failure.getCause() : error;
+    String text = cause.getMessage() == null || cause.getMessage().isBlank() ? cause.getClass().getSimpleName()
+        : cause.getMessage();
+    return text.length() > ERROR_MESSAGE_LIMIT ? text.substring(0, ERROR_MESSAGE_LIMIT) + "..." : text;
+  }
+
+  /**
+   * RestoreFailed and HomeMoveFailed: as the home step set them this pass (a condition keeps its lastTransitionTime
+   * while its status stays), the others as they were.
+   */
+  private static List<Condition> homeConditions(ControllerStatus previous, Observation seen, Instant now) {
+    List<Condition> set = seen.home().map(HomePass::conditions).orElse(List.of()).stream()
+        .filter(c -> HomeProgress.CONDITIONS.contains(c.type)).toList();
+    List<Condition> all = new ArrayList<>(HomeProgress.carried(previous.conditions).stream()
+        .filter(c -> set.stream().noneMatch(n -> n.type.equals(c.type))).toList());
+    Conditions changed = new Conditions(previous.conditions, seen.generation(), now.toString());
+    set.forEach(c -> changed.set(c.type, c.status, c.reason, c.message));
+    all.addAll(changed.build());
+    return all;
+  }
+
+  /** BackupFailed as the backup step says this pass (absent: removed), or as it was when the step did not run. */
+  private static List<Condition> backupConditions(ControllerStatus previous, Observation seen, Instant now) {
+    if (seen.backup().isEmpty()) {
+      return previous.conditions == null ? List.of()
+          : previous.conditions.stream().filter(c -> Condition.BACKUP_FAILED.equals(c.type)).toList();
+    }
+    return seen.backup().get().condition().map(c -> new Conditions(previous.conditions, seen.generation(),
+        now.toString()).set(Condition.BACKUP_FAILED, c.status, c.reason, c.message).build()).orElse(List.of());
+  }
+
   private static ControllerStatus withStamp(ControllerStatus status, String stamp) {
     ControllerStatus copy = StatusComparison.copy(status);
     copy.lastReconciledAt = stamp;
     return copy;
   }
 
-  private static ControllerStatus.Phase phase(ControllerStatus previous, Observation seen, boolean podFailed) {
+  private static ControllerStatus.Phase phase(ControllerStatus previous, Observation seen, Workload workload,
+      boolean podFailed) {
     if (podFailed) {
       return ControllerStatus.Phase.Failed;
     }
     if (seen.blocked().isPresent()) {
       return previous.phase == null ? ControllerStatus.Phase.Pending : previous.phase;
     }
-    if (seen.stopped()) {
+    if (workload != null && workload.stopped()) {
       return ControllerStatus.Phase.Stopped;
     }
     if (seen.hibernated()) {
       return ControllerStatus.Phase.Hibernated;
     }
-    if (seen.statefulSet() == null || seen.pod() == null) {
+    if (workload == null || workload.statefulSet() == null || workload.pod() == null) {
       return ControllerStatus.Phase.Provisioning;
     }
-    String wanted = annotation(seen.statefulSet().getSpec().getTemplate().getMetadata().getAnnotations());
-    String running = annotation(seen.pod().getMetadata().getAnnotations());
+    Pod pod = workload.pod();
+    String wanted = annotation(workload.statefulSet().getSpec().getTemplate().getMetadata().getAnnotations());
+    String running = annotation(pod.getMetadata().getAnnotations());
     if (!Objects.equals(wanted, running)) {
       // The pod still runs the previous restart-class inputs: the roll is under way.
       return ControllerStatus.Phase.Provisioning;
     }
-    boolean ready = seen.pod().getStatus() != null && seen.pod().getStatus().getConditions() != null
-        && seen.pod().getStatus().getConditions().stream()
+    boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     if (ready) {
       if (seen.mite() != null) {

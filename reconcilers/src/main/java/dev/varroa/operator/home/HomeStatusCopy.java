@@ -1,6 +1,5 @@
 package dev.varroa.operator.home;
 
-import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.HomeStatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
@@ -9,10 +8,6 @@ final class HomeStatusCopy {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private HomeStatusCopy() {}
-
-  static ControllerStatus of(ControllerStatus status) {
-    return status == null ? new ControllerStatus() : JSON.convertValue(status, ControllerStatus.class);
-  }
 
   static HomeStatus of(HomeStatus home) {
     return home == null ? new HomeStatus() : JSON.convertValue(home, HomeStatus.class);

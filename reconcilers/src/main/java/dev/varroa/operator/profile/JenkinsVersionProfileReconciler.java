@@ -10,6 +10,7 @@ import dev.varroa.bundle.RenderRequest;
 import dev.varroa.bundle.JenkinsEnvironment;
 import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.operator.status.Conditions;
+import dev.varroa.operator.status.Kstatus;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -42,15 +43,13 @@ public final class JenkinsVersionProfileReconciler implements Reconciler<Jenkins
     List<String> problems = problems(profile);
     Conditions conditions = new Conditions(previous.conditions, generation, clock.instant().toString());
     if (problems.isEmpty()) {
-      conditions.set(Condition.READY, Condition.Status.True, "Valid",
-              "Jenkins " + profile.getSpec().jenkinsVersion + " with " + size(profile.getSpec()) + " plugins")
-          .set(Condition.STALLED, Condition.Status.False, "Valid", "usable");
+      conditions.kstatus(Kstatus.READY, new Kstatus.Wording("Valid",
+              "Jenkins " + profile.getSpec().jenkinsVersion + " with " + size(profile.getSpec()) + " plugins"),
+          new Kstatus.Wording("Valid", "checked"), new Kstatus.Wording("Valid", "usable"));
     } else {
-      String message = String.join("; ", problems);
-      conditions.set(Condition.READY, Condition.Status.False, "Invalid", message)
-          .set(Condition.STALLED, Condition.Status.True, "Invalid", message);
+      Kstatus.Wording invalid = new Kstatus.Wording("Invalid", String.join("; ", problems));
+      conditions.kstatus(Kstatus.STALLED, invalid, new Kstatus.Wording("Invalid", "checked"), invalid);
     }
-    conditions.set(Condition.RECONCILING, Condition.Status.False, problems.isEmpty() ? "Valid" : "Invalid", "checked");
     ConditionedStatus status = new ConditionedStatus();
     status.observedGeneration = generation;
     status.conditions = conditions.build();

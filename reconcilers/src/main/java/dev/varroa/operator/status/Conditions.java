@@ -39,6 +39,23 @@ public final class Conditions {
     return this;
   }
 
+  /**
+   * Sets Ready, Reconciling and Stalled together from one state, the one way every reconciler sets the trio; each
+   * condition carries its own reason and message.
+   */
+  public Conditions kstatus(Kstatus state, Kstatus.Wording ready, Kstatus.Wording reconciling,
+      Kstatus.Wording stalled) {
+    return set(Condition.READY, state.ready(), ready.reason(), ready.message())
+        .set(Condition.RECONCILING, state.reconciling(), reconciling.reason(), reconciling.message())
+        .set(Condition.STALLED, state.stalled(), stalled.reason(), stalled.message());
+  }
+
+  /** The trio with one reason and message on all three. */
+  public Conditions kstatus(Kstatus state, String reason, String message) {
+    Kstatus.Wording same = new Kstatus.Wording(reason, message);
+    return kstatus(state, same, same, same);
+  }
+
   public List<Condition> build() {
     return List.copyOf(next);
   }

@@ -5,6 +5,7 @@ import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.api.v1alpha1.UpdateCenterStatus;
 import dev.varroa.operator.render.UpdateCenterEndpoints;
 import dev.varroa.operator.status.Conditions;
+import dev.varroa.operator.status.Kstatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,9 +50,8 @@ public final class UpdateCenterStatusAggregator {
     status.url = updateCenter.getSpec().url;
     status.pluginDownloadURL = updateCenter.getSpec().pluginDownloadURL;
     status.conditions = new Conditions(previous.conditions, generation, now.toString())
-        .set(Condition.READY, Condition.Status.True, REASON_EXTERNAL, "controllers install plugins from " + status.url)
-        .set(Condition.RECONCILING, Condition.Status.False, REASON_EXTERNAL, "nothing to run")
-        .set(Condition.STALLED, Condition.Status.False, REASON_EXTERNAL, "nothing to run")
+        .kstatus(Kstatus.READY, new Kstatus.Wording(REASON_EXTERNAL, "controllers install plugins from " + status.url),
+            new Kstatus.Wording(REASON_EXTERNAL, "nothing to run"), new Kstatus.Wording(REASON_EXTERNAL, "nothing to run"))
         .build();
     return status;
   }
@@ -91,22 +91,20 @@ public final class UpdateCenterStatusAggregator {
     Conditions conditions = new Conditions(previous.conditions, observation.generation(), now.toString());
     if (observation.problem().isPresent()) {
       Problem problem = observation.problem().get();
-      return conditions.set(Condition.READY, Condition.Status.False, problem.reason(), problem.message())
-          .set(Condition.RECONCILING, Condition.Status.False, problem.reason(), "waiting for the fix")
-          .set(Condition.STALLED, Condition.Status.True, problem.reason(), problem.message()).build();
+      Kstatus.Wording said = new Kstatus.Wording(problem.reason(), problem.message());
+      return conditions.kstatus(Kstatus.STALLED, said, new Kstatus.Wording(problem.reason(), "waiting for the fix"),
+          said).build();
     }
     if (observation.report().isEmpty()) {
       String message = "cannot read the update center's status: " + observation.unreachable().orElse("no answer")
           + "; its Deployment may still be starting";
-      return conditions.set(Condition.READY, Condition.Status.False, REASON_UNREACHABLE, message)
-          .set(Condition.RECONCILING, Condition.Status.True, REASON_UNREACHABLE, "waiting for the update center")
-          .set(Condition.STALLED, Condition.Status.False, REASON_UNREACHABLE, "waiting for the update center").build();
+      Kstatus.Wording waiting = new Kstatus.Wording(REASON_UNREACHABLE, "waiting for the update center");
+      return conditions.kstatus(Kstatus.RECONCILING, new Kstatus.Wording(REASON_UNREACHABLE, message), waiting, waiting)
+          .build();
     }
     if (missing.isEmpty()) {
       String message = "holds all " + status.wanted + " plugin versions the profiles and bundle locks name";
-      return conditions.set(Condition.READY, Condition.Status.True, REASON_ALL_HELD, message)
-          .set(Condition.RECONCILING, Condition.Status.False, REASON_ALL_HELD, message)
-          .set(Condition.STALLED, Condition.Status.False, REASON_ALL_HELD, message).build();
+      return conditions.kstatus(Kstatus.READY, REASON_ALL_HELD, message).build();
     }
     String named = missing.stream().limit(NAMED).map(m -> m.id + " " + m.version + " (wanted by "
         + String.join(", ", observation.wanted().get(m.id + ":" + m.version)) + ")").collect(Collectors.joining(", "));
@@ -116,10 +114,9 @@ public final class UpdateCenterStatusAggregator {
         + " import` the archive" + (observation.upstream() ? ", or make spec.managed.upstream reachable" : ", or set"
         + " spec.managed.upstream.url");
     // with an upstream the update center keeps fetching; without one only a person can bring the plugins
-    return conditions.set(Condition.READY, Condition.Status.False, REASON_MISSING, message)
-        .set(Condition.RECONCILING, observation.upstream() ? Condition.Status.True : Condition.Status.False,
-            REASON_MISSING, observation.upstream() ? "fetching from the upstream" : "waiting for an import")
-        .set(Condition.STALLED, observation.upstream() ? Condition.Status.False : Condition.Status.True,
-            REASON_MISSING, message).build();
+    Kstatus.Wording lacking = new Kstatus.Wording(REASON_MISSING, message);
+    return conditions.kstatus(observation.upstream() ? Kstatus.RECONCILING : Kstatus.STALLED, lacking,
+        new Kstatus.Wording(REASON_MISSING, observation.upstream() ? "fetching from the upstream" : "waiting for an import"),
+        lacking).build();
   }
 }
