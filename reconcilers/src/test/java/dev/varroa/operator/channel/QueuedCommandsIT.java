@@ -3,6 +3,7 @@ package dev.varroa.operator.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.ByteString;
 import com.nimbusds.jwt.SignedJWT;
 import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
@@ -11,6 +12,7 @@ import dev.varroa.gateway.StoreScan;
 import dev.varroa.gateway.TestMite;
 import dev.varroa.gateway.TokenIssuer;
 import dev.varroa.gateway.ca.CertificateAuthority;
+import dev.varroa.operator.backup.ChannelQuietDown;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.activity.v1.ActivityEvent;
@@ -18,6 +20,8 @@ import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.bus.v1.QueuedCommandResult;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
+import dev.varroa.protocol.mite.v1.DesiredState;
+import dev.varroa.protocol.mite.v1.File;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.OneShot;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
@@ -95,7 +99,7 @@ class QueuedCommandsIT {
   }
 
   @Test
-  void aQueuedCommandSlowerThanTheAckWaitRunsOnceAndItsResultReachesTheOperator() throws Exception {
+  void aBackupsQuietDownSlowerThanTheAckWaitRunsOnceAndItsResultReachesTheOperator() throws Exception {
     TestMite mite = enroll(gatewayB);
     Subscription activity = observer.subscribe(BusNames.activity(CLUSTER, mite.identity().namespace(),
         mite.identity().name()));
@@ -104,22 +108,23 @@ class QueuedCommandsIT {
       stream.answerCommandsWith(MiteStream.succeedAfter(ACK_WAIT.multipliedBy(3)));
       stream.hello();
       await().atMost(WAIT).until(() -> channel.routes().live(mite.identity()).isPresent());
-      Command quietDown = oneShot(OneShot.Action.QUIET_DOWN);
 
-      CommandResult result = channel.queue().queue(mite.identity(), quietDown).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      // what a backup calls before its snapshot
+      new ChannelQuietDown(channel, Clock.systemUTC()).start(mite.identity());
 
-      assertThat(result.getCommandId()).isEqualTo(quietDown.getCommandId());
-      assertThat(result.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
-      assertThat(stream.commands()).containsExactly(quietDown);
+      ActivityEvent finished = nextActivity(activity, CommandQueue.COMMAND_FINISHED);
+      assertThat(finished.getActor()).isEqualTo("operator");
+      assertThat(finished.getAttributesMap()).containsEntry("outcome", "SUCCEEDED")
+          .containsEntry("what", "one_shot QUIET_DOWN");
+      assertThat(stream.commands()).singleElement()
+          .satisfies(command -> assertThat(command.getOneShot().getAction()).isEqualTo(OneShot.Action.QUIET_DOWN))
+          .satisfies(command -> assertThat(command.getCommandId()).isEqualTo(finished.getAttributesOrThrow("command")));
       // twice the ack wait more: a redelivery would have reached the mite by now
       await().during(ACK_WAIT.multipliedBy(2)).atMost(ACK_WAIT.multipliedBy(3))
           .until(() -> stream.commands().size() == 1);
       assertThat(channel.queue().lastResult(mite.identity())).get()
-          .satisfies(last -> assertThat(last.getResult().getCommandId()).isEqualTo(quietDown.getCommandId()));
-      ActivityEvent finished = nextActivity(activity, CommandQueue.COMMAND_FINISHED);
-      assertThat(finished.getActor()).isEqualTo("operator");
-      assertThat(finished.getAttributesMap()).containsEntry("outcome", "SUCCEEDED")
-          .containsEntry("command", quietDown.getCommandId()).containsEntry("what", "one_shot QUIET_DOWN");
+          .satisfies(last -> assertThat(last.getResult().getCommandId()).isEqualTo(stream.commands().get(0)
+              .getCommandId()));
     }
   }
 
@@ -160,24 +165,44 @@ class QueuedCommandsIT {
   }
 
   @Test
-  void aQueuedTokenGrantCarriesNoTokenAndTheMiteGetsOneMintedWhenItConnects() throws Exception {
+  void undeliveredDesiredStateQueuesATokenGrantThatCarriesNoTokenAndTheMiteGetsOneMintedWhenItConnects()
+      throws Exception {
     TestMite mite = enroll(gatewayB);
+    String secret = "tenant-secret-" + UUID.randomUUID();
+    Command desired = Command.newBuilder().setCommandId("it-" + UUID.randomUUID())
+        .setDeadlineEpochMillis(Instant.now().plusSeconds(60).toEpochMilli())
+        .setDesiredState(DesiredState.newBuilder().setBundleDigest("sha256:it")
+            .addSecretFiles(File.newBuilder().setPath("TENANT_TOKEN").setContent(ByteString.copyFromUtf8(secret)))
+            .setJenkinsToken(channel.jenkinsTokens().issue(mite.identity(), Instant.now())))
+        .build();
 
-    var grant = channel.queue().queueJenkinsTokenGrant(mite.identity(), "test: mite away").orElseThrow();
+    CommandResult undelivered = channel.send(mite.identity(), desired).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+    assertThat(undelivered.getOutcome()).isEqualTo(CommandResult.Outcome.NOT_CONNECTED);
     assertThat(channel.queue().queueJenkinsTokenGrant(mite.identity(), "test: again")).as("a second grant while "
         + "the first waits").isEmpty();
-
     try (MiteStream stream = mite.connect(gatewayB, ca)) {
       stream.hello();
       GatewayMessage relayed = stream.next(WAIT);
       assertThat(relayed.hasJenkinsToken()).isTrue();
       String jwt = relayed.getJenkinsToken().getJwt();
-      assertThat(jwt).isNotEmpty();
       assertThat(SignedJWT.parse(jwt).getJWTClaimsSet().getAudience()).containsExactly(mite.identity().toString());
-      CommandResult result = grant.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertThat(jwt).isNotEqualTo(desired.getDesiredState().getJenkinsToken().getJwt());
+      CommandResult result = await().atMost(WAIT).until(() -> channel.queue().lastResult(mite.identity()),
+          last -> last.isPresent()).orElseThrow().getResult();
       assertThat(result.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+      assertThat(result.getCommandId()).startsWith("jenkins-token-grant-");
       assertThat(result.getMessage()).doesNotContain(jwt);
-      assertThat(StoreScan.finds(NATS.server().storeDirectory(), jwt.getBytes(StandardCharsets.US_ASCII))).isFalse();
+      assertThat(stream.commands()).as("desired state never came through the queue").isEmpty();
+      Path store = NATS.server().storeDirectory();
+      // a canary queued for a mite nobody holds shows the scan sees what JetStream wrote
+      Command canary = oneShot(OneShot.Action.RELOAD_CONFIGURATION);
+      channel.queue().queue(new ControllerIdentity("nobody", "canary", UUID.randomUUID().toString()), canary);
+      await().atMost(WAIT).until(() -> StoreScan.finds(store, canary.getCommandId().getBytes(StandardCharsets.UTF_8)));
+      assertThat(StoreScan.finds(store, jwt.getBytes(StandardCharsets.US_ASCII))).isFalse();
+      assertThat(StoreScan.finds(store, secret.getBytes(StandardCharsets.UTF_8))).isFalse();
+      assertThat(StoreScan.finds(store, desired.getDesiredState().getJenkinsToken().getJwt()
+          .getBytes(StandardCharsets.US_ASCII))).isFalse();
     }
   }
 
