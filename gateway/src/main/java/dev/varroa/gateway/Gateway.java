@@ -119,13 +119,14 @@ public final class Gateway implements AutoCloseable {
       RouteTable routes = new RouteTable(bus, id, degradation);
       degradation.onChange(reason -> routes.refreshAll(sessions));
       PresenceBeacon presence = new PresenceBeacon(bus, id, sessions, clock);
+      ActivityPublisher activityPublisher = new ActivityPublisher(bus::connection, settings.clusterName(), "gateway/" + id,
+          clock);
       QueuedCommandRunner queued = new QueuedCommandRunner(id, settings.clusterName(), bus, sessions, settings.queuedCommandAckWait(),
-          settings.ackProgressInterval(), pool, timers, clock);
+          settings.ackProgressInterval(), pool, timers, clock, activityPublisher);
       CommandRelay relay = new CommandRelay(id, settings.clusterName(), bus, sessions, pool, clock);
       BuildEventPublisher events = new BuildEventPublisher(bus, id, settings.eventPublishWait(), timers, pool);
       LedgerClaimRelay claims = new LedgerClaimRelay(bus, id, settings.clusterName(), settings.claimLedgerWait(), pool);
-      MiteActivity activity = new MiteActivity(new ActivityPublisher(bus::connection, settings.clusterName(),
-          "gateway/" + id, clock), id);
+      MiteActivity activity = new MiteActivity(activityPublisher, id);
       MiteChannelService channel = new MiteChannelService(id, settings.heartbeatInterval(), sessions, routes, ca, bus,
           timers, pool, clock, queued::sessionStarted, crashed::get, settings.clusterName(), events, claims, logs,
           activity);

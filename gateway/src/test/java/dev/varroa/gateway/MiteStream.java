@@ -26,7 +26,7 @@ import java.util.function.Function;
  * The mite's side of one MiteChannel stream: records what the gateway sends, answers commands with
  * a replaceable handler, and notes how the stream ended.
  */
-final class MiteStream implements AutoCloseable {
+public final class MiteStream implements AutoCloseable {
 
   private final ManagedChannel channel;
   private final BlockingQueue<GatewayMessage> received = new LinkedBlockingQueue<>();
@@ -66,11 +66,11 @@ final class MiteStream implements AutoCloseable {
     return stream;
   }
 
-  static CompletableFuture<CommandResult> succeed(Command command) {
+  public static CompletableFuture<CommandResult> succeed(Command command) {
     return CompletableFuture.completedFuture(result(command, CommandResult.Outcome.SUCCEEDED));
   }
 
-  static CommandResult result(Command command, CommandResult.Outcome outcome) {
+  public static CommandResult result(Command command, CommandResult.Outcome outcome) {
     return CommandResult.newBuilder()
         .setCommandId(command.getCommandId())
         .setOutcome(outcome)
@@ -81,16 +81,16 @@ final class MiteStream implements AutoCloseable {
   }
 
   /** Answers each command after this long, as a slow Jenkins would. */
-  static Function<Command, CompletableFuture<CommandResult>> succeedAfter(Duration delay) {
+  public static Function<Command, CompletableFuture<CommandResult>> succeedAfter(Duration delay) {
     return command -> CompletableFuture.supplyAsync(() -> result(command, CommandResult.Outcome.SUCCEEDED),
         CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS));
   }
 
-  static Function<Command, CompletableFuture<CommandResult>> neverAnswer() {
+  public static Function<Command, CompletableFuture<CommandResult>> neverAnswer() {
     return command -> new CompletableFuture<>();
   }
 
-  void answerCommandsWith(Function<Command, CompletableFuture<CommandResult>> handler) {
+  public void answerCommandsWith(Function<Command, CompletableFuture<CommandResult>> handler) {
     this.onCommand = handler;
   }
 
@@ -108,7 +108,7 @@ final class MiteStream implements AutoCloseable {
   }
 
   /** Sends Hello and waits for the Welcome. */
-  Welcome hello() throws InterruptedException {
+  public Welcome hello() throws InterruptedException {
     sendHello();
     return next(Duration.ofSeconds(10)).getWelcome();
   }
@@ -121,7 +121,7 @@ final class MiteStream implements AutoCloseable {
   }
 
   /** The next non-command message from the gateway; fails if none arrives in time. */
-  GatewayMessage next(Duration timeout) throws InterruptedException {
+  public GatewayMessage next(Duration timeout) throws InterruptedException {
     GatewayMessage message = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     if (message == null) {
       throw new AssertionError("the gateway sent nothing within " + timeout + "; stream closed: "
@@ -131,15 +131,15 @@ final class MiteStream implements AutoCloseable {
   }
 
   /** True while no non-command message from the gateway waits to be read. */
-  boolean nothingReceived() {
+  public boolean nothingReceived() {
     return received.isEmpty();
   }
 
-  List<Command> commands() {
+  public List<Command> commands() {
     return commands;
   }
 
-  CompletableFuture<Status> closed() {
+  public CompletableFuture<Status> closed() {
     return closed;
   }
 

@@ -7,12 +7,12 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /** Looks for bytes in every file under a directory: the JetStream store, to prove what never reached it. */
-final class StoreScan {
+public final class StoreScan {
 
   private StoreScan() {
   }
 
-  static boolean finds(Path directory, byte[] needle) {
+  public static boolean finds(Path directory, byte[] needle) {
     try (Stream<Path> files = Files.walk(directory)) {
       return files.filter(Files::isRegularFile).anyMatch(file -> fileContains(file, needle));
     } catch (IOException e) {

@@ -11,10 +11,10 @@ import com.google.protobuf.ByteString;
 import java.util.concurrent.TimeUnit;
 
 /** A registered mite as the tests play it: its identity, key and issued certificate chain. */
-record TestMite(ControllerIdentity identity, MiteKeys keys, String chainPem) {
+public record TestMite(ControllerIdentity identity, MiteKeys keys, String chainPem) {
 
   /** Registers through the gateway with a fresh bootstrap token, exactly as a mite at pod start. */
-  static TestMite enroll(Gateway gateway, CertificateAuthority ca, TokenIssuer tokens, ControllerIdentity identity)
+  public static TestMite enroll(Gateway gateway, CertificateAuthority ca, TokenIssuer tokens, ControllerIdentity identity)
       throws Exception {
     MiteKeys keys = MiteKeys.generate();
     String token = tokens.issue(identity);
@@ -37,7 +37,7 @@ record TestMite(ControllerIdentity identity, MiteKeys keys, String chainPem) {
   }
 
   /** Opens MiteChannel/Connect to this gateway with the mite's certificate; no message sent yet. */
-  MiteStream connect(Gateway gateway, CertificateAuthority ca) {
+  public MiteStream connect(Gateway gateway, CertificateAuthority ca) {
     return MiteStream.open(Channels.mutualTls(gateway.port(), ca.certificatePem(), chainPem, keys.privateKeyPem()));
   }
 }

@@ -18,14 +18,14 @@ import java.util.Base64;
  * Plays the operator's part of registration: writes bootstrap token records and reads them back, and records
  * Controllers as live (the operator's LiveControllers) so that their mites' streams open.
  */
-final class TokenIssuer {
+public final class TokenIssuer {
 
   static final Duration BOOTSTRAP_TOKEN_LIFETIME = Duration.ofMinutes(15);
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Connection operator;
 
-  TokenIssuer(Connection operator) {
+  public TokenIssuer(Connection operator) {
     this.operator = operator;
   }
 

@@ -139,6 +139,11 @@ public final class BusNames {
     return "varroa.results." + token(cluster) + "." + controller.routeKey();
   }
 
+  /** Filter of every queued command result of one cluster: what that cluster's operator reads. */
+  public static String queuedCommandResultsFilter(String cluster) {
+    return "varroa.results." + token(cluster) + ".>";
+  }
+
   /** Key of a Controller in {@link #LIVE_CONTROLLERS_BUCKET}: &lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */
   public static String liveControllerKey(String cluster, ControllerIdentity controller) {
     return token(cluster) + "." + controller.routeKey();

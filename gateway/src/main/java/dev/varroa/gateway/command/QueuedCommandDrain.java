@@ -3,6 +3,7 @@ package dev.varroa.gateway.command;
 import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.DEADLINE_EXCEEDED;
 import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.NOT_CONNECTED;
 import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.REJECTED;
+import static dev.varroa.protocol.mite.v1.CommandResult.Outcome.SUCCEEDED;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.protocol.bus.BusConnection;
@@ -14,6 +15,7 @@ import dev.varroa.protocol.bus.v1.QueuedCommand;
 import dev.varroa.protocol.bus.v1.QueuedCommandResult;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
+import dev.varroa.protocol.mite.v1.JenkinsToken;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamSubscription;
@@ -39,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * Runs what is queued for one mite in varroa_commands (a work queue): a durable pull consumer on
  * that controller's subject, one message at a time through the stream, its ack wait extended while
  * the command runs so a slow command is not redelivered, the result published on
- * varroa.results.&lt;ns&gt;.&lt;name&gt;, and the consumer deleted once the subject is drained.
+ * varroa.results.&lt;cluster&gt;.&lt;ns&gt;.&lt;name&gt;, and the consumer deleted once the subject is drained.
+ * A Jenkins token grant is run through {@link QueuedTokenGrants}: no token is ever in the queue.
  * (No multiple filter subjects or per-key TTL: the Debian nats-server 2.9 has neither.)
  */
 final class QueuedCommandDrain {
@@ -57,27 +60,35 @@ final class QueuedCommandDrain {
   private final Duration ackWait;
   private final Duration progressInterval;
   private final ScheduledExecutorService timers;
+  private final QueuedTokenGrants grants;
   private final Clock clock;
 
   QueuedCommandDrain(String gatewayId, String clusterName, BusConnection bus, Duration ackWait,
-      Duration progressInterval, ScheduledExecutorService timers, Clock clock) {
+      Duration progressInterval, ScheduledExecutorService timers, QueuedTokenGrants grants, Clock clock) {
     this.gatewayId = gatewayId;
     this.clusterName = clusterName;
     this.bus = bus;
     this.ackWait = ackWait;
     this.progressInterval = progressInterval;
     this.timers = timers;
+    this.grants = grants;
     this.clock = clock;
   }
 
-  void drain(MiteSession session) {
+  /**
+   * Runs what is queued for this session's controller until the queue is empty, the stream ends, or what is left
+   * cannot be had now (in flight on a gateway that died, or a grant waiting for an operator).
+   *
+   * @return true when work is left queued for a mite still connected here: look again later
+   */
+  boolean drain(MiteSession session) {
     ControllerIdentity controller = session.identity();
     String subject = BusNames.queuedCommands(clusterName, controller);
     String durable = durableName(clusterName, controller);
     try {
       JetStreamManagement jsm = bus.jetStreamManagement();
       if (!hasQueued(jsm, subject)) {
-        return;
+        return false;
       }
       jsm.addOrUpdateConsumer(BusNames.COMMANDS_STREAM, ConsumerConfiguration.builder()
           .durable(durable)
@@ -101,14 +112,23 @@ final class QueuedCommandDrain {
       } finally {
         subscription.unsubscribe();
       }
-      if (session.isOpen() && !hasQueued(jsm, subject)) {
-        jsm.deleteConsumer(BusNames.COMMANDS_STREAM, durable);
+      if (!session.isOpen()) {
+        return false;
       }
+      if (!hasQueued(jsm, subject)) {
+        jsm.deleteConsumer(BusNames.COMMANDS_STREAM, durable);
+        return false;
+      }
+      // Still queued but not fetched: in flight on a gateway that died (back after the ack wait) or a grant
+      // put back for later.
+      return true;
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       LOG.warn("event=queued_drain_failed gateway={} controller={} error=\"{}\"", gatewayId, controller.routeKey(),
           e.toString());
+      return session.isOpen();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -124,12 +144,15 @@ final class QueuedCommandDrain {
       return true;
     }
     Instant now = clock.instant();
-    Command command = CommandDeadline.withDeadline(queued.getCommand(), now);
     String refusal = refusal(queued, controller);
     if (refusal != null) {
-      finish(controller, message, GatewayResult.of(command.getCommandId(), REJECTED, refusal, now));
+      finish(controller, message, GatewayResult.of(queued.getCommand().getCommandId(), REJECTED, refusal, now));
       return true;
     }
+    if (queued.hasJenkinsTokenGrant()) {
+      return grant(session, message, queued, now);
+    }
+    Command command = CommandDeadline.withDeadline(queued.getCommand(), now);
     Instant deadline = CommandDeadline.of(command);
     if (!now.isBefore(deadline)) {
       finish(controller, message, GatewayResult.of(command.getCommandId(), DEADLINE_EXCEEDED,
@@ -160,6 +183,53 @@ final class QueuedCommandDrain {
     return true;
   }
 
+  /** A grant: dropped when expired; else a token minted now by the operator, relayed over the stream. */
+  private boolean grant(MiteSession session, Message message, QueuedCommand queued, Instant now)
+      throws InterruptedException {
+    ControllerIdentity controller = session.identity();
+    String commandId = queued.getCommand().getCommandId();
+    Instant expiry = QueuedTokenGrants.expiry(queued);
+    if (!now.isBefore(expiry)) {
+      grants.expired(controller, queued, expiry);
+      LOG.info("event=queued_token_grant_expired gateway={} controller={} command={} expired_at={}", gatewayId,
+          controller.routeKey(), commandId, expiry);
+      finish(controller, message, GatewayResult.of(commandId, DEADLINE_EXCEEDED, "the Jenkins token grant expired at "
+          + expiry + " before its mite was connected: dropped, not delivered", now));
+      return true;
+    }
+    ScheduledFuture<?> progress = timers.scheduleAtFixedRate(() -> extendAckWait(controller, message),
+        progressInterval.toMillis(), progressInterval.toMillis(), TimeUnit.MILLISECONDS);
+    QueuedTokenGrants.Answer answer;
+    try {
+      answer = grants.request(controller);
+    } finally {
+      progress.cancel(false);
+    }
+    if (answer instanceof QueuedTokenGrants.Answer.Silent silent) {
+      // No operator now: the grant waits in the queue, as long as it may.
+      message.nakWithDelay(QueuedTokenGrants.RETRY_AFTER_SILENCE);
+      LOG.warn("event=queued_token_grant_deferred gateway={} controller={} command={} retry_in={}s reason=\"{}\"",
+          gatewayId, controller.routeKey(), commandId, QueuedTokenGrants.RETRY_AFTER_SILENCE.toSeconds(), silent.why());
+      return false;
+    }
+    if (answer instanceof QueuedTokenGrants.Answer.Refused refused) {
+      finish(controller, message, GatewayResult.of(commandId, REJECTED, "the operator refused the Jenkins token: "
+          + refused.reason(), clock.instant()));
+      return true;
+    }
+    JenkinsToken token = ((QueuedTokenGrants.Answer.Granted) answer).token();
+    if (!session.sendJenkinsToken(token)) {
+      message.nak();
+      LOG.info("event=queued_command_returned gateway={} controller={} command={}", gatewayId, controller.routeKey(),
+          commandId);
+      return false;
+    }
+    finish(controller, message, GatewayResult.of(commandId, SUCCEEDED, "a Jenkins token valid until "
+        + Instant.ofEpochMilli(token.getExpiresAtEpochMillis()) + " was relayed to the mite by gateway " + gatewayId,
+        clock.instant()));
+    return true;
+  }
+
   // A throwing periodic task is silently cancelled; a missed extension must not end the others.
   private void extendAckWait(ControllerIdentity controller, Message message) {
     try {
@@ -173,6 +243,9 @@ final class QueuedCommandDrain {
   private static String refusal(QueuedCommand queued, ControllerIdentity controller) {
     if (queued.getCommand().getCommandId().isEmpty()) {
       return "the queued command has no command_id";
+    }
+    if (queued.hasJenkinsTokenGrant() && queued.getCommand().getKindCase() != Command.KindCase.KIND_NOT_SET) {
+      return "a Jenkins token grant carries no command for the mite: queue the grant and the command apart";
     }
     if (queued.getCommand().hasDesiredState()) {
       return "desired state carries credentials and never travels through JetStream: send it by request to the "

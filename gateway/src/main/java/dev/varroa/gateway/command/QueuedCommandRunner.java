@@ -6,6 +6,7 @@ import dev.varroa.protocol.bus.BusListener;
 import dev.varroa.gateway.stream.MiteSession;
 import dev.varroa.gateway.stream.MiteSessions;
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.mite.v1.ControllerRef;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
@@ -15,14 +16,18 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Decides when the one-shot commands queued in JetStream for the mites this gateway holds are run:
  * when a mite connects, when the operator sends a notice on {@link QueuedCommandNotices}, and after a
- * NATS outage (notices sent meanwhile are lost, the queue is not). One drain per controller at a time.
+ * NATS outage (notices sent meanwhile are lost, the queue is not), and again one ack wait after a drain that
+ * left work it could not fetch (a command in flight on a gateway that died comes back after the ack wait).
+ * One drain per controller at a time.
  */
 public final class QueuedCommandRunner implements BusListener {
 
@@ -33,15 +38,22 @@ public final class QueuedCommandRunner implements BusListener {
   private final MiteSessions sessions;
   private final QueuedCommandDrain drain;
   private final ExecutorService pool;
+  private final ScheduledExecutorService timers;
+  private final Duration recheckAfter;
   private final Map<String, DrainState> drains = new ConcurrentHashMap<>();
 
+  /** @param activity where a dropped (expired) Jenkins token grant is reported */
   public QueuedCommandRunner(String gatewayId, String clusterName, BusConnection bus, MiteSessions sessions,
-      Duration ackWait, Duration progressInterval, ExecutorService pool, ScheduledExecutorService timers, Clock clock) {
+      Duration ackWait, Duration progressInterval, ExecutorService pool, ScheduledExecutorService timers, Clock clock,
+      ActivityPublisher activity) {
     this.gatewayId = gatewayId;
     this.clusterName = clusterName;
     this.sessions = sessions;
-    this.drain = new QueuedCommandDrain(gatewayId, clusterName, bus, ackWait, progressInterval, timers, clock);
+    this.drain = new QueuedCommandDrain(gatewayId, clusterName, bus, ackWait, progressInterval, timers,
+        new QueuedTokenGrants(gatewayId, clusterName, bus, activity), clock);
     this.pool = pool;
+    this.timers = timers;
+    this.recheckAfter = ackWait;
   }
 
   @Override
@@ -103,8 +115,8 @@ public final class QueuedCommandRunner implements BusListener {
         synchronized (state) {
           target = state.newest;
         }
-        if (target.isOpen()) {
-          drain.drain(target);
+        if (target.isOpen() && drain.drain(target)) {
+          recheckLater(target);
         }
         synchronized (state) {
           if (!state.again) {
@@ -119,6 +131,18 @@ public final class QueuedCommandRunner implements BusListener {
         state.running = false;
       }
       LOG.error("event=queued_drain_crashed gateway={} error=\"{}\"", gatewayId, e.toString());
+    }
+  }
+
+  private void recheckLater(MiteSession session) {
+    try {
+      timers.schedule(() -> {
+        if (session.isOpen()) {
+          check(session);
+        }
+      }, recheckAfter.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopping) {
+      LOG.debug("event=queued_recheck_skipped gateway={} reason=stopping", gatewayId);
     }
   }
 

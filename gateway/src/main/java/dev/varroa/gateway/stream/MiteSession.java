@@ -5,6 +5,7 @@ import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.Hello;
+import dev.varroa.protocol.mite.v1.JenkinsToken;
 import dev.varroa.protocol.mite.v1.ObservedState;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -169,6 +170,11 @@ public final class MiteSession {
         return null;
       });
     }
+  }
+
+  /** Relays a Jenkins token to the mite (a queued grant); false when the stream is closed. */
+  public boolean sendJenkinsToken(JenkinsToken token) {
+    return send(GatewayMessage.newBuilder().setJenkinsToken(token).build());
   }
 
   /** False when the stream is closed; a failed send closes it. */

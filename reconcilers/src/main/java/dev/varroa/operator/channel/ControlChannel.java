@@ -5,6 +5,7 @@ import dev.varroa.operator.render.ChannelEndpoint;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrantRequest;
@@ -31,8 +32,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator's end of the control channel: routes from the gateways, desired-state commands to
- * the gateway holding a mite (core NATS request/reply: credentials never touch JetStream), bootstrap
- * tokens, and answers to mites asking for a fresh Jenkins token.
+ * the gateway holding a mite (core NATS request/reply: credentials never touch JetStream), one-shot
+ * commands queued on varroa_commands ({@link CommandQueue}), bootstrap tokens, and answers to mites asking for a
+ * fresh Jenkins token.
  */
 public final class ControlChannel implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControlChannel.class);
@@ -40,6 +42,8 @@ public final class ControlChannel implements AutoCloseable {
   static final Duration REPLY_SLACK = Duration.ofSeconds(5);
   /** How often silent gateways are looked for; well inside their 30 s presence age. */
   static final Duration GATEWAY_CHECK_INTERVAL = Duration.ofSeconds(5);
+  /** Who the channel's activity events are by (ControllerReconciler.ACTOR's value, without importing it). */
+  static final String ACTOR = "operator";
 
   private final Connection nats;
   private final String cluster;
@@ -48,6 +52,7 @@ public final class ControlChannel implements AutoCloseable {
   private final BootstrapTokenIssuer bootstrapTokens;
   private final MiteRoutes routes;
   private final LiveControllers liveControllers;
+  private final CommandQueue queue;
   private final Clock clock;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "control-channel-timer");
@@ -76,6 +81,8 @@ public final class ControlChannel implements AutoCloseable {
     this.liveControllers = new LiveControllers(nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET), cluster, clock);
     this.routes = new MiteRoutes(clock, key -> routeListener.accept(key));
     routes.start(nats);
+    this.queue = new CommandQueue(nats, cluster, routes, new ActivityPublisher(() -> nats, cluster, ACTOR, clock), clock);
+    queue.start();
     timer.scheduleAtFixedRate(routes::expireSilentGateways, GATEWAY_CHECK_INTERVAL.toMillis(),
         GATEWAY_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -119,8 +126,24 @@ public final class ControlChannel implements AutoCloseable {
     }
   }
 
-  /** Sends a command to the gateway holding the mite; completes with the mite's result or why there is none. */
+  /**
+   * Sends a command to the gateway holding the mite; completes with the mite's result or why there is none. When
+   * desired state with a Jenkins token finds no stream, a token grant is queued so the mite gets a token as soon
+   * as it reconnects, before a later pass pushes the desired state again.
+   */
   public CompletableFuture<CommandResult> send(ControllerIdentity controller, Command command) {
+    CompletableFuture<CommandResult> result = request(controller, command);
+    if (command.hasDesiredState() && command.getDesiredState().hasJenkinsToken()) {
+      result.thenAccept(r -> {
+        if (r.getOutcome() == CommandResult.Outcome.NOT_CONNECTED) {
+          queue.queueJenkinsTokenGrant(controller, "desired state not delivered: " + r.getMessage());
+        }
+      });
+    }
+    return result;
+  }
+
+  private CompletableFuture<CommandResult> request(ControllerIdentity controller, Command command) {
     Optional<MiteRoute> route = routes.live(controller);
     if (route.isEmpty()) {
       return CompletableFuture.completedFuture(outcome(command, CommandResult.Outcome.NOT_CONNECTED,
@@ -146,6 +169,11 @@ public final class ControlChannel implements AutoCloseable {
   private CommandResult outcome(Command command, CommandResult.Outcome outcome, String message) {
     return CommandResult.newBuilder().setCommandId(command.getCommandId()).setOutcome(outcome).setMessage(message)
         .setFinishedAtEpochMillis(clock.instant().toEpochMilli()).build();
+  }
+
+  /** The queue of one-shot commands that outlive a dropped stream or a restarted gateway. */
+  public CommandQueue queue() {
+    return queue;
   }
 
   public MiteRoutes routes() {
@@ -207,6 +235,7 @@ public final class ControlChannel implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     timer.shutdownNow();
+    queue.close();
     routes.close();
     nats.close();
   }

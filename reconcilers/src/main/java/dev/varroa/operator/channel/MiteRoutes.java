@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -94,6 +95,13 @@ public final class MiteRoutes implements AutoCloseable {
     return Optional.ofNullable(routes.get(controller.routeKey())).flatMap(MiteRoutes::parse)
         .filter(r -> r.getController().getUid().equals(controller.uid()))
         .filter(r -> alive(r.getGatewayId()));
+  }
+
+  /** The gateways whose presence is fresh, as their presence keys (subject tokens). */
+  public Set<String> liveGateways() {
+    Set<String> live = new TreeSet<>(gatewaySeen.keySet());
+    live.removeAll(staleGateways);
+    return live;
   }
 
   private boolean alive(String gatewayId) {
