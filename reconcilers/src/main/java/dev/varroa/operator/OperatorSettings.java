@@ -2,7 +2,7 @@ package dev.varroa.operator;
 
 import dev.varroa.operator.controller.ControllerSettings;
 import dev.varroa.operator.install.InstallationSettings;
-import dev.varroa.operator.render.InstallationDefaults;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import java.nio.file.Path;
 import java.util.Arrays;

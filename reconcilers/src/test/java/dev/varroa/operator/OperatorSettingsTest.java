@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.varroa.operator.hibernation.HibernationSettings;
 import dev.varroa.operator.home.HomeCopySettings;
-import dev.varroa.operator.render.InstallationDefaults;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import java.nio.file.Path;
 import java.util.Map;

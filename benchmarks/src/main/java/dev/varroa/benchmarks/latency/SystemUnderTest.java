@@ -1,6 +1,5 @@
 package dev.varroa.benchmarks.latency;
 
-import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
@@ -10,13 +9,14 @@ import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
 import dev.varroa.operator.channel.PodPlayer;
-import dev.varroa.operator.render.ControllerNames;
 import dev.varroa.operator.render.JcascConfigMapRenderer;
+import dev.varroa.operator.render.naming.ControllerNames;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.git.GitHttpServer;
 import dev.varroa.testfixtures.git.GitRepository;

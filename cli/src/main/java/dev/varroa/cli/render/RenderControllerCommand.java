@@ -4,9 +4,10 @@ import dev.varroa.bundle.BundleException;
 import dev.varroa.bundle.BundleProblem;
 import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.cli.input.ManifestSet;
+import dev.varroa.operator.render.ChannelEndpoint;
 import dev.varroa.operator.render.ControllerObjects;
-import dev.varroa.operator.render.InstallationDefaults;
-import dev.varroa.operator.render.SettingsProblem;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
+import dev.varroa.operator.render.resolve.SettingsProblem;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,7 +17,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import dev.varroa.operator.render.ChannelEndpoint;
 import picocli.CommandLine.Spec;
 
 /** `varroactl render controller`: every object the operator would own for one Controller. */

@@ -2,7 +2,7 @@ package dev.varroa.cli.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.varroa.operator.render.VarroaPlugin;
+import dev.varroa.operator.render.resolve.VarroaPlugin;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.demo.ExampleBundleSources;
 import dev.varroa.testfixtures.demo.ExampleCluster;

@@ -3,7 +3,7 @@ package dev.varroa.cli.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.cli.Varroactl;
-import dev.varroa.operator.render.VarroaPlugin;
+import dev.varroa.operator.render.resolve.VarroaPlugin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.varroa.operator.apply;
 
-import dev.varroa.operator.render.ControllerLabels;
-import dev.varroa.operator.render.ControllerNames;
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerNames;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.ServiceAccount;

@@ -1,6 +1,5 @@
 package dev.varroa.operator.controller;
 
-import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
@@ -13,9 +12,10 @@ import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.bundle.BundleConfigMap;
-import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
-import dev.varroa.operator.render.StatefulSetName;
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.StatefulSetName;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;

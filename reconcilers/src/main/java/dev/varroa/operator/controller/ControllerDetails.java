@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfileSpec;
 import dev.varroa.bundle.render.PluginLock;
-import dev.varroa.operator.cluster.ControllerRowRenderer;
+import dev.varroa.operator.bffresponders.ControllerRowRenderer;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;

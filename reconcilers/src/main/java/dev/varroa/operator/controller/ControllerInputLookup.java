@@ -8,7 +8,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
-import dev.varroa.operator.render.InstallationDefaults;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.List;
 import java.util.Optional;

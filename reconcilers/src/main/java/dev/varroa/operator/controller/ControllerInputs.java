@@ -5,10 +5,10 @@ import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.render.ChannelEndpoint;
-import dev.varroa.operator.render.InstallationDefaults;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.RenderInput;
-import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import java.util.List;
 import java.util.Optional;
 

@@ -2,7 +2,7 @@ package dev.varroa.operator.controller;
 
 import dev.varroa.operator.hibernation.HibernationSettings;
 import dev.varroa.operator.home.HomeCopySettings;
-import dev.varroa.operator.render.InstallationDefaults;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
 import java.util.Map;
 import java.util.Optional;
 

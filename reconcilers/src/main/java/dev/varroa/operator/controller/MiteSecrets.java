@@ -1,7 +1,7 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.SecretVariable;
-import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.util.Base64;
 import java.util.LinkedHashMap;

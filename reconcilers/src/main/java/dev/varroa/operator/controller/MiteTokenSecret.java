@@ -1,8 +1,8 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.operator.channel.BootstrapTokenIssuer;
-import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.PodVolumes;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.BootstrapTokenRecord;
 import io.fabric8.kubernetes.api.model.Pod;

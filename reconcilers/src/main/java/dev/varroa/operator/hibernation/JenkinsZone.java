@@ -1,6 +1,6 @@
 package dev.varroa.operator.hibernation;
 
-import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.time.DateTimeException;
 import java.time.ZoneId;

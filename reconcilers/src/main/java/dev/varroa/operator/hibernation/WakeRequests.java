@@ -2,8 +2,8 @@ package dev.varroa.operator.hibernation;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.apply.OwnerReferences;
-import dev.varroa.operator.render.ControllerLabels;
-import dev.varroa.operator.render.StatefulSetName;
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.StatefulSetName;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.time.Instant;

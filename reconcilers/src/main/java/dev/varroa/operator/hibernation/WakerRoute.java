@@ -1,7 +1,7 @@
 package dev.varroa.operator.hibernation;
 
-import dev.varroa.operator.render.ControllerLabels;
 import dev.varroa.operator.render.JenkinsContainer;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;

@@ -1,6 +1,6 @@
 package dev.varroa.operator.home;
 
-import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.operator.snapshot.VolumeSnapshot;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;

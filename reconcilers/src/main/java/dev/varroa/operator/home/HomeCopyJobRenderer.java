@@ -1,6 +1,6 @@
 package dev.varroa.operator.home;
 
-import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -2,7 +2,7 @@ package dev.varroa.operator.home;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.HomeStatus;
-import dev.varroa.operator.render.StatefulSetName;
+import dev.varroa.operator.render.naming.StatefulSetName;
 import java.util.Set;
 import java.util.TreeSet;
 

@@ -3,7 +3,7 @@ package dev.varroa.operator.home;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.HomeStatus;
-import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -4,7 +4,7 @@ import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
-import dev.varroa.operator.status.EventRecorder;
+import dev.varroa.operator.events.EventRecorder;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.List;
 

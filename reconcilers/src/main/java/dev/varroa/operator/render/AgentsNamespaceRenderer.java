@@ -1,5 +1,8 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerNames;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;

@@ -5,6 +5,8 @@ import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.Subject;
 import dev.varroa.bundle.render.PluginLock;
 import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.operator.render.resolve.JenkinsLogin;
+import dev.varroa.operator.render.resolve.PodSpecMerge;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

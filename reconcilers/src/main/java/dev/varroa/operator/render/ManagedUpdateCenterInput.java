@@ -1,6 +1,7 @@
 package dev.varroa.operator.render;
 
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.operator.render.naming.UpdateCenterNames;
 import java.util.SortedSet;
 import java.util.TreeSet;
 

@@ -1,5 +1,7 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 

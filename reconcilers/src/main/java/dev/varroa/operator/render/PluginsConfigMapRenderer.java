@@ -1,5 +1,7 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.resolve.ResolvedController;
+import dev.varroa.operator.render.resolve.VarroaPlugin;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.Map;

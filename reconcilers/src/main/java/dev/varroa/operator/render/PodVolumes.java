@@ -1,5 +1,6 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.naming.ControllerNames;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;

@@ -4,6 +4,9 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.operator.render.naming.ControllerNames;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,7 @@
 package dev.varroa.operator.render;
 
 import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.operator.render.resolve.PodSpecMerge;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,9 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerNames;
+import dev.varroa.operator.render.resolve.PodSpecMerge;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;

@@ -3,6 +3,7 @@ package dev.varroa.operator.render;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.api.v1alpha1.UpdateCenterSpec;
 import dev.varroa.api.v1alpha1.UpdateCenterStatus;
+import dev.varroa.operator.render.naming.UpdateCenterNames;
 import java.util.Optional;
 
 /**

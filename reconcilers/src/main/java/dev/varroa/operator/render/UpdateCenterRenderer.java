@@ -1,6 +1,8 @@
 package dev.varroa.operator.render;
 
 import dev.varroa.api.v1alpha1.UpdateCenterSpec;
+import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.UpdateCenterNames;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;

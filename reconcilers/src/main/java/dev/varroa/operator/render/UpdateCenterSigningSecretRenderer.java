@@ -1,5 +1,6 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.naming.UpdateCenterNames;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.varroa.operator.updatecenter;
 
 import dev.varroa.operator.bundle.Intervals;
-import dev.varroa.operator.render.ControllerSettingsResolver;
 import dev.varroa.operator.render.UpdateCenterEndpoints;
+import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
 import java.time.Duration;
 import java.util.Map;
 

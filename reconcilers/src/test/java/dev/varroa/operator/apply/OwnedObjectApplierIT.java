@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.apply.OwnedObjectApplier.OwnershipCheck;
-import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.RequestCounter;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;

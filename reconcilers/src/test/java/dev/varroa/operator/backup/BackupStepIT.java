@@ -10,7 +10,7 @@ import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerSpec;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.RestoreSpec;
-import dev.varroa.operator.render.ResolvedController;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import dev.varroa.operator.snapshot.VolumeSnapshot;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.mite.v1.ObservedState;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.bffresponders.ControllerListResponder;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.v1.ClusterPresence;
 import dev.varroa.protocol.bus.v1.ControllerRow;

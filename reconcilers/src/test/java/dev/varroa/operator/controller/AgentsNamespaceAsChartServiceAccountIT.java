@@ -3,14 +3,14 @@ package dev.varroa.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.operator.render.AgentsNamespaceRenderer;
-import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.ServiceAccountClient;
 import dev.varroa.testfixtures.kube.StarterProfile;

@@ -1,9 +1,7 @@
 package dev.varroa.operator.controller;
 
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.varroa.operator.render.ControllerSettingsResolver;
-import dev.varroa.operator.render.InstallationDefaults;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
@@ -12,6 +10,8 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
 import dev.varroa.testfixtures.kube.StarterProfile;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -109,7 +109,7 @@ class ControllerStatusWritesIT {
 
   private static StatefulSet statefulSet(KubernetesClient client, Controller controller) {
     return client.apps().statefulSets().inNamespace("writes")
-        .withName(dev.varroa.operator.render.StatefulSetName.of(controller.getMetadata().getName(),
+        .withName(dev.varroa.operator.render.naming.StatefulSetName.of(controller.getMetadata().getName(),
             controller.getMetadata().getUid())).get();
   }
 }

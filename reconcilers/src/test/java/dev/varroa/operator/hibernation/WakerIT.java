@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.HibernationStatus;
-import dev.varroa.operator.render.ControllerLabels;
+import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

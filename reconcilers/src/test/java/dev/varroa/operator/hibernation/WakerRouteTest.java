@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
-import dev.varroa.operator.render.ResolvedController;
-import dev.varroa.operator.render.ControllerSettingsResolver;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;

@@ -3,14 +3,14 @@ package dev.varroa.operator.home;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.install.ChartRbac;
-import dev.varroa.operator.render.StatefulSetName;
+import dev.varroa.operator.render.naming.StatefulSetName;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.ServiceAccountClient;
 import dev.varroa.testfixtures.kube.StarterProfile;

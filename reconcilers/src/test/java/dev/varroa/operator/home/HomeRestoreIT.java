@@ -3,10 +3,10 @@ package dev.varroa.operator.home;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.varroa.operator.OperatorSettings;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.testfixtures.kube.KubeApiServer;
@@ -22,10 +22,10 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -233,7 +233,7 @@ class HomeRestoreIT {
   }
 
   private static String statefulSetName(Controller controller) {
-    return dev.varroa.operator.render.StatefulSetName.of(controller.getMetadata().getName(),
+    return dev.varroa.operator.render.naming.StatefulSetName.of(controller.getMetadata().getName(),
         controller.getMetadata().getUid());
   }
 }

@@ -4,6 +4,7 @@ import static dev.varroa.operator.render.RenderFixtures.YAML;
 import static dev.varroa.operator.render.RenderFixtures.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.operator.render.naming.ControllerLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,10 @@ import static dev.varroa.operator.render.RenderFixtures.profile;
 import static dev.varroa.operator.render.RenderFixtures.resolved;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
+import dev.varroa.operator.render.resolve.InstallationDefaults;
+import dev.varroa.operator.render.resolve.ResolvedController;
+import dev.varroa.operator.render.resolve.VarroaPlugin;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,7 @@ import dev.varroa.api.v1alpha1.JenkinsRole;
 import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.operator.render.resolve.JenkinsLogin;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

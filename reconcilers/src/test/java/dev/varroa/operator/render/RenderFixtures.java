@@ -15,6 +15,8 @@ import dev.varroa.bundle.ResolvedInput;
 import dev.varroa.bundle.compose.VersionProfileConversion;
 import dev.varroa.bundle.render.BundleRenderer;
 import dev.varroa.bundle.render.RenderedBundle;
+import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;

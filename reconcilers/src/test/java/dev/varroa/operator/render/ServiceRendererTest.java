@@ -3,6 +3,7 @@ package dev.varroa.operator.render;
 import static dev.varroa.operator.render.RenderFixtures.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.varroa.operator.render.naming.ControllerLabels;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import org.junit.jupiter.api.Test;

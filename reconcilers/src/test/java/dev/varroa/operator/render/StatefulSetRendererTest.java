@@ -9,6 +9,7 @@ import static dev.varroa.operator.render.RenderFixtures.resolved;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.bundle.JenkinsEnvironment;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;

@@ -3,6 +3,7 @@ package dev.varroa.operator.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.operator.render.naming.UpdateCenterNames;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
