@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.OperatorSettings;
 import dev.varroa.operator.VarroaOperator;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.StarterProfile;
@@ -102,7 +103,7 @@ class ControllerStatusWritesIT {
   }
 
   private static VarroaOperator started(KubernetesClient client, Path cache) {
-    VarroaOperator operator = new VarroaOperator(client, cache, null);
+    VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null);
     operator.start();
     return operator;
   }

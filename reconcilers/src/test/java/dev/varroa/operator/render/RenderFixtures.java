@@ -25,11 +25,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /** Small objects for renderer tests, written as the YAML a user would apply. */
-final class RenderFixtures {
-  static final KubernetesSerialization YAML = new KubernetesSerialization();
-  static final String UID = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
-  static final String JCASC = "jenkins:\n  systemMessage: hello\n";
-  static final String PROFILE = """
+public final class RenderFixtures {
+  public static final KubernetesSerialization YAML = new KubernetesSerialization();
+  public static final String UID = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
+  public static final String JCASC = "jenkins:\n  systemMessage: hello\n";
+  public static final String PROFILE = """
       apiVersion: varroa.dev/v1alpha1
       kind: JenkinsVersionProfile
       metadata: {name: lts}
@@ -43,15 +43,15 @@ final class RenderFixtures {
 
   private RenderFixtures() {}
 
-  static <T extends HasMetadata> T object(Class<T> type, String yaml) {
+  public static <T extends HasMetadata> T object(Class<T> type, String yaml) {
     return YAML.unmarshal(yaml, type);
   }
 
-  static Controller controller(String specYaml) {
+  public static Controller controller(String specYaml) {
     return controller("team-a", specYaml);
   }
 
-  static Controller controller(String name, String specYaml) {
+  public static Controller controller(String name, String specYaml) {
     Controller controller = object(Controller.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: Controller
@@ -65,7 +65,7 @@ final class RenderFixtures {
     return controller;
   }
 
-  static ControllerClass controllerClass(String specYaml) {
+  public static ControllerClass controllerClass(String specYaml) {
     return object(ControllerClass.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: ControllerClass
@@ -75,7 +75,7 @@ final class RenderFixtures {
         """.formatted(specYaml.indent(2)));
   }
 
-  static ProvisioningDefaults defaults(String specYaml) {
+  public static ProvisioningDefaults defaults(String specYaml) {
     return object(ProvisioningDefaults.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: ProvisioningDefaults
@@ -85,15 +85,15 @@ final class RenderFixtures {
         """.formatted(specYaml.indent(2)));
   }
 
-  static JenkinsVersionProfile profile() {
+  public static JenkinsVersionProfile profile() {
     return object(JenkinsVersionProfile.class, PROFILE);
   }
 
-  static JenkinsVersionProfile profileWithGit(String version) {
+  public static JenkinsVersionProfile profileWithGit(String version) {
     return object(JenkinsVersionProfile.class, PROFILE.replace("\"5.8.0\"", "\"" + version + "\""));
   }
 
-  static PodTemplate podTemplate(String name, String specYaml) {
+  public static PodTemplate podTemplate(String name, String specYaml) {
     return object(PodTemplate.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: PodTemplate
@@ -103,7 +103,7 @@ final class RenderFixtures {
         """.formatted(name, specYaml.indent(2)));
   }
 
-  static UpdateCenter updateCenter() {
+  public static UpdateCenter updateCenter() {
     return object(UpdateCenter.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: UpdateCenter
@@ -115,7 +115,7 @@ final class RenderFixtures {
   }
 
   /** A managed UpdateCenter as its reconciler left it: URLs, the CA and what the running service holds. */
-  static UpdateCenter managedUpdateCenter(String... available) {
+  public static UpdateCenter managedUpdateCenter(String... available) {
     UpdateCenter uc = object(UpdateCenter.class, """
         apiVersion: varroa.dev/v1alpha1
         kind: UpdateCenter
@@ -132,7 +132,7 @@ final class RenderFixtures {
     return uc;
   }
 
-  static RenderedBundle bundle(String jcasc, JenkinsVersionProfile profile) {
+  public static RenderedBundle bundle(String jcasc, JenkinsVersionProfile profile) {
     BundleFiles files = BundleFiles.ofText(Map.of(
         "jcasc/00-team.yaml", jcasc,
         "plugins.yaml", "plugins:\n  - id: configuration-as-code\n  - id: git\n"));
@@ -146,7 +146,7 @@ final class RenderFixtures {
     }
   }
 
-  static ResolvedController resolved(Controller controller) {
+  public static ResolvedController resolved(Controller controller) {
     ControllerSettingsResolver.Resolution resolution =
         ControllerSettingsResolver.resolve(controller, Optional.empty(), Optional.empty());
     if (!resolution.ok()) {
@@ -155,11 +155,11 @@ final class RenderFixtures {
     return resolution.controller();
   }
 
-  static RenderInput input(String controllerSpec) {
+  public static RenderInput input(String controllerSpec) {
     return input(resolved(controller(controllerSpec)), JCASC, profile(), Optional.empty(), List.of());
   }
 
-  static RenderInput input(ResolvedController controller, String jcasc, JenkinsVersionProfile profile,
+  public static RenderInput input(ResolvedController controller, String jcasc, JenkinsVersionProfile profile,
       Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates) {
     return new RenderInput(controller, profile, bundle(jcasc, profile), updateCenter, podTemplates);
   }

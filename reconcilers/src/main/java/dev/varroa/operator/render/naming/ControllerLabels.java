@@ -49,7 +49,7 @@ public final class ControllerLabels {
     return prefix + "-" + sha256(name).substring(0, HASH_CHARS);
   }
 
-  static String sha256(String text) {
+  public static String sha256(String text) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

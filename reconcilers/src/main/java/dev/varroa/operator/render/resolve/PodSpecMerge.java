@@ -15,7 +15,7 @@ import java.util.Map;
  * replaced; a scalar replaces; an explicit null removes the field.
  */
 public final class PodSpecMerge {
-  static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  public static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final String NAME = "name";
 
   private PodSpecMerge() {}
