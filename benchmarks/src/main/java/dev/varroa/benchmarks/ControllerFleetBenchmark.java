@@ -77,6 +77,8 @@ public final class ControllerFleetBenchmark {
         figures.add(figure("fleet_writes_per_controller", per(counter, RequestCounter.Kind.WRITE, count), "writes"));
         figures.add(figure("fleet_gets_per_controller", per(counter, RequestCounter.Kind.GET, count), "gets"));
         figures.add(figure("fleet_lists_per_controller", per(counter, RequestCounter.Kind.LIST, count), "lists"));
+        figures.add(figure("fleet_passes_per_controller", operator.controllers().completedPasses() / (double) count,
+            "passes"));
         writesByResource(counter).forEach((what, n) -> figures.add(figure("fleet_writes_per_controller "
             + what.replace(' ', ':'), n / (double) count, "writes")));
       }

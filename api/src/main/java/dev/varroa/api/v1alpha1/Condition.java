@@ -22,6 +22,8 @@ public class Condition {
   public static final String BACKUP_FAILED = "BackupFailed";
   public static final String RESTORE_FAILED = "RestoreFailed";
   public static final String HOME_MOVE_FAILED = "HomeMoveFailed";
+  /** True while the last one-shot command queued for the mite (varroa_commands) did not succeed. */
+  public static final String QUEUED_COMMAND_FAILED = "QueuedCommandFailed";
   public static final String REASON_STREAM_LOST = "StreamLost";
 
   public enum Status {

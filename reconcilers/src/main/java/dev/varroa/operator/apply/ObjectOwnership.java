@@ -2,6 +2,7 @@ package dev.varroa.operator.apply;
 
 import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.operator.render.naming.ControllerNames;
+import dev.varroa.operator.render.naming.StatefulSetName;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -14,6 +15,25 @@ import java.util.Optional;
  * force-applies, so anything it does not own must be refused before, never taken over. Pure.
  */
 public final class ObjectOwnership {
+  /**
+   * The check for a Controller's objects: {@link #refusal}, and no read before the first write of an object whose
+   * name starts with the Controller's StatefulSet name, which embeds its UID (everything in its own namespace and its
+   * agents RoleBinding): nobody knew that name before the Controller existed, so a new Controller sends no GET.
+   * The agents Namespace, its {@code default} ServiceAccount and its known-hosts ConfigMap are read as before.
+   */
+  public static final OwnedObjectApplier.OwnershipCheck CONTROLLER = new OwnedObjectApplier.OwnershipCheck() {
+    @Override
+    public Optional<String> refusal(HasMetadata existing, HasMetadata owner) {
+      return ObjectOwnership.refusal(existing, owner);
+    }
+
+    @Override
+    public boolean reservedFor(HasMetadata desired, HasMetadata owner) {
+      return owner.getMetadata().getUid() != null && desired.getMetadata().getName().startsWith(
+          StatefulSetName.of(owner.getMetadata().getName(), owner.getMetadata().getUid()));
+    }
+  };
+
   private ObjectOwnership() {}
 
   /** @return why {@code existing} is not the owner's to write, with the fix; empty when it is */

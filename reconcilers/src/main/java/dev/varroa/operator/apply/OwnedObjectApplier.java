@@ -36,6 +36,14 @@ public final class OwnedObjectApplier {
 
     /** @return why {@code existing} is not {@code owner}'s to overwrite, with the fix; empty when it is */
     Optional<String> refusal(HasMetadata existing, HasMetadata owner);
+
+    /**
+     * Whether nobody but the owner can have made an object of {@code desired}'s name, because the name embeds the
+     * owner's UID: such an object, absent from the informers, is written without being read first.
+     */
+    default boolean reservedFor(HasMetadata desired, HasMetadata owner) {
+      return false;
+    }
   }
 
   /** What one apply did: wrote the object, found it unchanged, or refused it (why, with the fix). */
@@ -66,7 +74,7 @@ public final class OwnedObjectApplier {
     Optional<HasMetadata> existing = cached;
     if (ownership != OwnershipCheck.NONE) {
       // the informers hold Varroa's objects only (label selection): one absent there may still exist, unlabelled
-      if (existing.isEmpty()) {
+      if (existing.isEmpty() && !ownership.reservedFor(desired, owner)) {
         existing = Optional.ofNullable(client.resource(desired).get());
       }
       Optional<String> refusal = existing.flatMap(e -> ownership.refusal(e, owner));

@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,9 @@ public final class CommandQueue implements AutoCloseable {
   private final ActivityPublisher activity;
   private final Clock clock;
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
-  private final Map<String, QueuedCommandResult> lastResults = new ConcurrentHashMap<>();
+  private final Map<String, Finished> lastResults = new ConcurrentHashMap<>();
+  /** Told the route key of a controller whose queued command finished, so its next pass puts the result in status. */
+  private volatile Consumer<String> resultListener = routeKey -> { };
   /** Controller UID → when its pending grant was queued: one grant at a time per mite, not one per pass. */
   private final Map<String, Instant> pendingGrants = new ConcurrentHashMap<>();
   private Dispatcher dispatcher;
@@ -119,10 +122,27 @@ public final class CommandQueue implements AutoCloseable {
     return Optional.of(result);
   }
 
+  /** A queued command that finished: what it was ("one_shot QUIET_DOWN", "jenkins_token_grant") and its result. */
+  public record Finished(String what, QueuedCommandResult published) {
+    public boolean succeeded() {
+      return published.getResult().getOutcome() == CommandResult.Outcome.SUCCEEDED;
+    }
+  }
+
   /** The last result a gateway published for this controller's queued commands, while this operator runs. */
   public Optional<QueuedCommandResult> lastResult(ControllerIdentity controller) {
+    return lastFinished(controller).map(Finished::published);
+  }
+
+  /** As {@link #lastResult}, with what the command was. */
+  public Optional<Finished> lastFinished(ControllerIdentity controller) {
     return Optional.ofNullable(lastResults.get(controller.routeKey()))
-        .filter(r -> r.getController().getUid().equals(controller.uid()));
+        .filter(f -> f.published().getController().getUid().equals(controller.uid()));
+  }
+
+  /** Who looks again at a controller once a result for it arrived (the Controller reconciler: status shows it). */
+  public void onResult(Consumer<String> listener) {
+    this.resultListener = listener;
   }
 
   private CompletableFuture<CommandResult> publish(ControllerIdentity controller, QueuedCommand queued, String what) {
@@ -181,8 +201,10 @@ public final class CommandQueue implements AutoCloseable {
       LOG.warn("event=queued_result_misplaced subject={} controller={}", message.getSubject(), controller.routeKey());
       return;
     }
-    lastResults.put(controller.routeKey(), published);
     Waiting queuedHere = waiting.get(result.getCommandId());
+    lastResults.put(controller.routeKey(), new Finished(queuedHere == null ? "command " + result.getCommandId()
+        : queuedHere.what(), published));
+    resultListener.accept(controller.routeKey());
     if (queuedHere == null) {
       // Queued by an operator that has since restarted, or answered after its deadline: the log keeps it.
       LOG.info("event=queued_result_unclaimed controller={} command={} outcome={} message=\"{}\"",

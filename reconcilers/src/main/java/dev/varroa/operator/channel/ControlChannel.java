@@ -95,11 +95,14 @@ public final class ControlChannel implements AutoCloseable {
   /**
    * Starts answering token requests. The check keeps tokens to Controllers that exist with that UID.
    *
-   * @param onRouteChange called with namespace.name whenever what the gateways report for it changed
+   * @param onRouteChange called with namespace.name whenever what the gateways report for it changed, or a command
+   *     queued for it finished
    */
   public void serve(Predicate<ControllerIdentity> controllerExists, Consumer<String> onRouteChange) {
     this.controllerExists = controllerExists;
     this.routeListener = onRouteChange;
+    // a queued command's result is news about the controller as a route change is: its next pass shows it
+    queue.onResult(onRouteChange);
     dispatcher = nats.createDispatcher();
     dispatcher.subscribe(BusNames.jenkinsTokenRequests(cluster), BusNames.OPERATOR_QUEUE_GROUP,
         this::answerTokenRequest);

@@ -76,8 +76,8 @@ final class ChannelDeliverer {
       delivery.deliver(id, route.get(), new DesiredFiles(casc.getData(), secretFiles),
           inputs.rendered().digest(), Duration.ofSeconds(inputs.resolved().commandDeadlineSeconds()));
     }
-    return new Delivered(MiteObservations.of(route, delivery.lastResult(id), previous.miteStatus), recheck,
-        Optional.empty());
+    return new Delivered(MiteObservations.of(route, delivery.lastResult(id), previous.miteStatus)
+        .withLastCommand(channel.queue().lastFinished(id)), recheck, Optional.empty());
   }
 
   void forget(Controller controller) {
@@ -111,7 +111,7 @@ final class ChannelDeliverer {
           MiteTokenSecret.record(channel.bootstrapTokens(), existing), false, pod, streamOpen, clock.instant());
       if (reason.isPresent()) {
         BootstrapTokenIssuer.Minted minted = channel.bootstrapTokens().mint(id, clock.instant());
-        Optional<String> refused = new OwnedObjectApplier(client, caches, ObjectOwnership::refusal)
+        Optional<String> refused = new OwnedObjectApplier(client, caches, ObjectOwnership.CONTROLLER)
             .apply(MiteTokenSecret.render(id, input.names().miteTokenSecret(), minted,
                 controller.getMetadata().getName()), controller).refusal();
         if (refused.isPresent()) {

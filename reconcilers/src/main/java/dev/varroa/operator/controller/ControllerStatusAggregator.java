@@ -3,21 +3,26 @@ package dev.varroa.operator.controller;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.backup.BackupStep;
+import dev.varroa.operator.channel.CommandQueue;
 import dev.varroa.operator.hibernation.Hibernator;
 import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.HomeProgress;
 import dev.varroa.operator.render.RestartHash;
 import dev.varroa.operator.status.Conditions;
 import dev.varroa.operator.status.Kstatus;
+import dev.varroa.protocol.mite.v1.CommandResult;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The one writer of a Controller's status: turns what a pass observed (one outcome per step, collected in an
@@ -120,7 +125,17 @@ final class ControllerStatusAggregator {
    * @param lastApply the newest result of a desired-state push, if one finished since the operator started
    */
   record MiteObservation(ControllerStatus.MiteStatus status, Optional<String> degradedReason,
-      Optional<ControllerStatus.ApplyResult> lastApply) {
+      Optional<ControllerStatus.ApplyResult> lastApply, Optional<CommandQueue.Finished> lastCommand) {
+    MiteObservation(ControllerStatus.MiteStatus status, Optional<String> degradedReason,
+        Optional<ControllerStatus.ApplyResult> lastApply) {
+      this(status, degradedReason, lastApply, Optional.empty());
+    }
+
+    /** With the last one-shot command queued for the mite that finished, known while this operator runs. */
+    MiteObservation withLastCommand(Optional<CommandQueue.Finished> finished) {
+      return new MiteObservation(status, degradedReason, lastApply, finished);
+    }
+
     boolean connected() {
       return Boolean.TRUE.equals(status.connected);
     }
@@ -194,6 +209,9 @@ final class ControllerStatusAggregator {
       // without a control channel this pass keeps the mite's conditions as they are
       previous.conditions.stream().filter(c -> Condition.MITE_CONNECTED.equals(c.type)
           || Condition.MITE_STREAM_DEGRADED.equals(c.type)).forEach(all::add);
+    }
+    if ((seen.mite() == null || seen.mite().lastCommand().isEmpty()) && previous.conditions != null) {
+      previous.conditions.stream().filter(c -> Condition.QUEUED_COMMAND_FAILED.equals(c.type)).forEach(all::add);
     }
     all.addAll(backupConditions(previous, seen, now));
     status.conditions = all;
@@ -378,6 +396,21 @@ final class ControllerStatusAggregator {
             reason + "; commands wait while the stream stays connected"),
         () -> conditions.set(Condition.MITE_STREAM_DEGRADED, Condition.Status.False, "BusAvailable",
             mite.connected() ? "the gateway reaches the bus for this stream" : "no stream"));
+    mite.lastCommand().ifPresent(last -> queuedCommand(conditions, last));
+  }
+
+  /**
+   * QueuedCommandFailed from the last queued command's result: True with the outcome as its reason while it did not
+   * succeed, False once one did. Absent until a command ran; kept as it was by a pass that knows no result (a
+   * restarted operator).
+   */
+  private static void queuedCommand(Conditions conditions, CommandQueue.Finished last) {
+    CommandResult result = last.published().getResult();
+    String outcome = Arrays.stream(result.getOutcome().name().toLowerCase(Locale.ROOT).split("_"))
+        .map(word -> Character.toUpperCase(word.charAt(0)) + word.substring(1)).collect(Collectors.joining());
+    conditions.set(Condition.QUEUED_COMMAND_FAILED, last.succeeded() ? Condition.Status.False : Condition.Status.True,
+        outcome, last.what() + " " + result.getOutcome() + (result.getMessage().isEmpty() ? ""
+            : ": " + result.getMessage()));
   }
 
   /** The highest-precedence attention signal of seed 001, or null. */

@@ -64,7 +64,7 @@ final class WorkloadApplier {
       home.storageClassName().ifPresent(c -> desired.getSpec().getVolumeClaimTemplates().get(0).getSpec()
           .setStorageClassName(c));
     }
-    OwnedObjectApplier applier = new OwnedObjectApplier(client, caches, ObjectOwnership::refusal);
+    OwnedObjectApplier applier = new OwnedObjectApplier(client, caches, ObjectOwnership.CONTROLLER);
     for (HasMetadata object : objects) {
       // withheld: not created before its restored claim is Bound, nor re-created during a swap
       if (object != desired || home.mode() != HomeWorkload.Mode.WITHHELD) {

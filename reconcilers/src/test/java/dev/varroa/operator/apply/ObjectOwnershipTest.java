@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.StatefulSetName;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -64,6 +65,24 @@ class ObjectOwnershipTest {
 
     assertThat(ObjectOwnership.refusal(own, OWNER)).isEmpty();
     assertThat(ObjectOwnership.refusal(defaultAccount, OWNER)).isEmpty();
+  }
+
+  @Test
+  void readsBeforeTheFirstWriteOnlyNamesThatDoNotEmbedTheControllersUid() {
+    String sts = StatefulSetName.of("jenkins", "uid-jenkins");
+
+    assertThat(ObjectOwnership.CONTROLLER.reservedFor(configMap(sts + "-casc", "team-a"), OWNER)).isTrue();
+    assertThat(ObjectOwnership.CONTROLLER.reservedFor(configMap(sts, "team-a"), OWNER)).isTrue();
+    assertThat(ObjectOwnership.CONTROLLER.reservedFor(configMap(sts + "-agents", "team-a-jobs"), OWNER)).isTrue();
+    assertThat(ObjectOwnership.CONTROLLER.reservedFor(configMap("known-hosts", "team-a-jobs"), OWNER)).isFalse();
+    assertThat(ObjectOwnership.CONTROLLER.reservedFor(configMap("jenkins-casc", "team-a"), OWNER)).isFalse();
+    assertThat(ObjectOwnership.CONTROLLER.reservedFor(new NamespaceBuilder().withNewMetadata().withName("team-a-jobs")
+        .endMetadata().build(), OWNER)).isFalse();
+    assertThat(ObjectOwnership.CONTROLLER.refusal(configMap("jenkins-casc", "team-a"), OWNER)).isPresent();
+  }
+
+  private static HasMetadata configMap(String name, String namespace) {
+    return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
   }
 
   private static Controller owner() {

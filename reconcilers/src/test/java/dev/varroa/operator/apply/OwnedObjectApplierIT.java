@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.apply.OwnedObjectApplier.OwnershipCheck;
 import dev.varroa.operator.render.naming.ControllerLabels;
+import dev.varroa.operator.render.naming.StatefulSetName;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.RequestCounter;
 import dev.varroa.testfixtures.kube.WithKubeApiServer;
@@ -73,6 +74,26 @@ class OwnedObjectApplierIT {
       assertThat(client.configMaps().inNamespace(namespace).withName("jenkins-casc").get().getData())
           .containsEntry("jenkins.yaml", "second");
     }
+  }
+
+  @Test
+  void writesANewControllersObjectWithoutReadingItFirstOnlyWhenItsNameEmbedsTheUid(KubeApiServer kube) {
+    String sts = StatefulSetName.of("jenkins", owner.getMetadata().getUid());
+    RequestCounter counter = new RequestCounter();
+    try (KubernetesClient counted = counter.client(kube)) {
+      OwnedObjectApplier applier = new OwnedObjectApplier(counted, KnownObjects.NONE, ObjectOwnership.CONTROLLER);
+
+      assertThat(applier.apply(named(configMap("first"), sts + "-casc"), owner).written()).isTrue();
+      assertThat(counter.of(RequestCounter.Kind.GET)).as("GETs before writing %s-casc", sts).isEmpty();
+
+      assertThat(applier.apply(configMap("first"), owner).written()).isTrue();
+      assertThat(counter.of(RequestCounter.Kind.GET)).as("GETs before writing jenkins-casc").hasSize(1);
+    }
+  }
+
+  private static ConfigMap named(ConfigMap configMap, String name) {
+    configMap.getMetadata().setName(name);
+    return configMap;
   }
 
   @Test

@@ -36,6 +36,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,6 +68,8 @@ class QueuedCommandsIT {
   private static Connection observer;
   private static TokenIssuer registrations;
   private static final List<AutoCloseable> closing = new ArrayList<>();
+  /** The controllers the channel asked the reconciler to look at again (route changes and command results). */
+  private static final List<String> lookedAgain = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -74,7 +77,7 @@ class QueuedCommandsIT {
     gatewayB = Gateway.start(settings("gw-b"));
     channel = new ControlChannel(NATS.server().connect(), CLUSTER, "127.0.0.1:" + gatewayB.port(), ca.certificatePem(),
         JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    channel.serve(controller -> true, key -> { });
+    channel.serve(controller -> true, lookedAgain::add);
     observer = NATS.server().connect();
     registrations = new TokenIssuer(NATS.server().connect());
   }
@@ -108,6 +111,7 @@ class QueuedCommandsIT {
       stream.answerCommandsWith(MiteStream.succeedAfter(ACK_WAIT.multipliedBy(3)));
       stream.hello();
       await().atMost(WAIT).until(() -> channel.routes().live(mite.identity()).isPresent());
+      lookedAgain.clear();
 
       // what a backup calls before its snapshot
       new ChannelQuietDown(channel, Clock.systemUTC()).start(mite.identity());
@@ -125,6 +129,11 @@ class QueuedCommandsIT {
       assertThat(channel.queue().lastResult(mite.identity())).get()
           .satisfies(last -> assertThat(last.getResult().getCommandId()).isEqualTo(stream.commands().get(0)
               .getCommandId()));
+      // the Controller's next pass puts it in status (QueuedCommandFailed, ControllerStatusAggregatorTest)
+      assertThat(channel.queue().lastFinished(mite.identity())).get()
+          .satisfies(last -> assertThat(last.what()).isEqualTo("one_shot QUIET_DOWN"))
+          .satisfies(last -> assertThat(last.succeeded()).isTrue());
+      assertThat(lookedAgain).as("the reconciler told of the result").contains(mite.identity().routeKey());
     }
   }
 

@@ -8,6 +8,7 @@ import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.HibernationStatus;
 import dev.varroa.api.v1alpha1.HomeStatus;
 import dev.varroa.operator.backup.BackupStep;
+import dev.varroa.operator.channel.CommandQueue;
 import dev.varroa.operator.controller.ControllerStatusAggregator.MiteObservation;
 import dev.varroa.operator.controller.ControllerStatusAggregator.Observation;
 import dev.varroa.operator.controller.ControllerStatusAggregator.Workload;
@@ -16,6 +17,8 @@ import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.HomeProgress;
 import dev.varroa.operator.home.HomeWorkload;
 import dev.varroa.operator.render.RestartHash;
+import dev.varroa.protocol.bus.v1.QueuedCommandResult;
+import dev.varroa.protocol.mite.v1.CommandResult;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -277,6 +280,38 @@ class ControllerStatusAggregatorTest {
   @MethodSource("table")
   void aggregates(String behaviour, ControllerStatus previous, Observation seen, Consumer<ControllerStatus> expect) {
     expect.accept(ControllerStatusAggregator.aggregate(previous, seen, NOW));
+  }
+
+  @Test
+  void aQueuedCommandsResultIsQueuedCommandFailedAndAPassThatKnowsNoneKeepsIt() {
+    ControllerStatus rejected = ControllerStatusAggregator.aggregate(new ControllerStatus(),
+        clean(readyPod()).withMite(mite(true, true).withLastCommand(Optional.of(finished(
+            CommandResult.Outcome.DEADLINE_EXCEEDED, "still queued at its deadline")))), NOW);
+    assertThat(condition(rejected, Condition.QUEUED_COMMAND_FAILED)).hasValueSatisfying(c -> {
+      assertThat(c.status).isEqualTo(Condition.Status.True);
+      assertThat(c.reason).isEqualTo("DeadlineExceeded");
+      assertThat(c.message).isEqualTo("one_shot QUIET_DOWN DEADLINE_EXCEEDED: still queued at its deadline");
+    });
+    assertThat(rejected.attention).as("a failed command alone needs no attention").isNull();
+
+    ControllerStatus restarted = ControllerStatusAggregator.aggregate(rejected,
+        clean(readyPod()).withMite(mite(true, true)), NOW);
+    assertThat(condition(restarted, Condition.QUEUED_COMMAND_FAILED).map(c -> c.status))
+        .contains(Condition.Status.True);
+
+    ControllerStatus succeeded = ControllerStatusAggregator.aggregate(restarted, clean(readyPod()).withMite(
+        mite(true, true).withLastCommand(Optional.of(finished(CommandResult.Outcome.SUCCEEDED, "")))), NOW);
+    assertThat(condition(succeeded, Condition.QUEUED_COMMAND_FAILED)).hasValueSatisfying(c -> {
+      assertThat(c.status).isEqualTo(Condition.Status.False);
+      assertThat(c.message).isEqualTo("one_shot QUIET_DOWN SUCCEEDED");
+    });
+    assertThat(condition(ControllerStatusAggregator.aggregate(new ControllerStatus(), clean(readyPod())
+        .withMite(mite(true, true)), NOW), Condition.QUEUED_COMMAND_FAILED)).as("before any command").isEmpty();
+  }
+
+  private static CommandQueue.Finished finished(CommandResult.Outcome outcome, String message) {
+    return new CommandQueue.Finished("one_shot QUIET_DOWN", QueuedCommandResult.newBuilder()
+        .setResult(CommandResult.newBuilder().setCommandId("c-1").setOutcome(outcome).setMessage(message)).build());
   }
 
   @Test
