@@ -16,12 +16,25 @@ public interface KnownObjects {
   /** What the applier just wrote, so the next pass reads it before its watch event arrives. */
   default void remember(HasMetadata applied, Optional<HasMetadata> previous) {}
 
+  /**
+   * Marks {@code desired} (annotations mutable) so the watch event of this very write starts no pass, even when it
+   * reaches the informer before the API server's answer reaches {@link #remember}: java-operator-sdk's
+   * {@code javaoperatorsdk.io/previous} annotation (this informer's id and the version written over).
+   */
+  default void beforeWrite(HasMetadata desired, Optional<HasMetadata> previous) {}
+
   /** The objects of one kind one informer holds. */
   static <T extends HasMetadata> KnownObjects in(InformerEventSource<T, ?> informer, Class<T> kind) {
     return new KnownObjects() {
       @Override
       public Optional<HasMetadata> existing(HasMetadata desired) {
         return informer.get(ResourceID.fromResource(desired)).map(HasMetadata.class::cast);
+      }
+
+      @Override
+      public void beforeWrite(HasMetadata desired, Optional<HasMetadata> previous) {
+        informer.addPreviousAnnotation(previous.map(p -> p.getMetadata().getResourceVersion()).orElse(null),
+            kind.cast(desired));
       }
 
       @Override

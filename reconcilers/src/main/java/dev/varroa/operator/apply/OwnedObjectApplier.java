@@ -100,6 +100,7 @@ public final class OwnedObjectApplier {
         ? new HashMap<>() : new HashMap<>(desired.getMetadata().getAnnotations());
     annotations.put(APPLIED_HASH, hash);
     desired.getMetadata().setAnnotations(annotations);
+    known.beforeWrite(desired, cached);
     known.remember(serverSideApply(desired), cached);
     return Outcome.WRITTEN;
   }

@@ -198,6 +198,16 @@ final class ControllerCaches implements ControllerInputLookup, KnownObjects {
     rememberTyped(applied, previous);
   }
 
+  @Override
+  @SuppressWarnings("unchecked")
+  public void beforeWrite(HasMetadata desired, Optional<HasMetadata> previous) {
+    InformerEventSource<HasMetadata, Controller> informer =
+        (InformerEventSource<HasMetadata, Controller>) (InformerEventSource<?, Controller>) owned.get(desired.getClass());
+    if (informer != null) {
+      informer.addPreviousAnnotation(previous.map(p -> p.getMetadata().getResourceVersion()).orElse(null), desired);
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private <T extends HasMetadata> void rememberTyped(T applied, Optional<HasMetadata> previous) {
     T cached = applied instanceof Secret s ? (T) SecretMetadataStore.metadataOnly(s) : applied;
