@@ -10,11 +10,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,15 +35,30 @@ public final class WebhookReceiver implements AutoCloseable {
   /** Larger deliveries are refused unread; a push of a few commits is a few KiB, and the interval still catches a huge one. */
   public static final int MAX_BODY_BYTES = 1024 * 1024;
 
+  /**
+   * A registry push is re-checked once more this long after the first re-check: a distribution registry sends its
+   * notification when the manifest is stored, and moves the tag a moment later, so the first look can still find the
+   * old digest.
+   */
+  public static final Duration REGISTRY_TAG_SETTLE = Duration.ofSeconds(2);
+
   private static final Logger LOG = LoggerFactory.getLogger(WebhookReceiver.class);
 
   private final LimitedHttpServer server;
   private final WebhookSecret secret;
   private final PushTargets targets;
   private final SeenDeliveries seen;
+  private final Duration tagSettle;
+  private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "webhooks-recheck");
+    thread.setDaemon(true);
+    return thread;
+  });
 
-  private WebhookReceiver(LimitedHttpServer server, WebhookSecret secret, PushTargets targets, SeenDeliveries seen) {
+  private WebhookReceiver(LimitedHttpServer server, WebhookSecret secret, PushTargets targets, SeenDeliveries seen,
+      Duration tagSettle) {
     this.server = server;
+    this.tagSettle = tagSettle;
     this.seen = seen;
     this.secret = secret;
     this.targets = targets;
@@ -53,8 +72,14 @@ public final class WebhookReceiver implements AutoCloseable {
    */
   public static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets, ListenerLimits limits,
       Clock clock) throws IOException {
+    return start(port, secret, targets, limits, clock, REGISTRY_TAG_SETTLE);
+  }
+
+  /** As the public start, with the wait before a registry push's second re-check ({@link #REGISTRY_TAG_SETTLE}). */
+  static WebhookReceiver start(int port, WebhookSecret secret, PushTargets targets, ListenerLimits limits,
+      Clock clock, Duration tagSettle) throws IOException {
     LimitedHttpServer server = LimitedHttpServer.bind("webhooks", new InetSocketAddress(port), limits);
-    WebhookReceiver receiver = new WebhookReceiver(server, secret, targets, new SeenDeliveries(clock));
+    WebhookReceiver receiver = new WebhookReceiver(server, secret, targets, new SeenDeliveries(clock), tagSettle);
     server.route(GIT_PATH, exchange -> receiver.handle(exchange, Route.GIT));
     server.route(REGISTRY_PATH, exchange -> receiver.handle(exchange, Route.REGISTRY));
     server.start();
@@ -73,6 +98,7 @@ public final class WebhookReceiver implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    later.shutdownNow();
   }
 
   private void handle(HttpExchange exchange, Route route) throws IOException {
@@ -142,6 +168,9 @@ public final class WebhookReceiver implements AutoCloseable {
           + SeenDeliveries.WINDOW.toMinutes() + " minutes; nothing re-checked"));
     }
     Rechecks rechecks = recheck(notice);
+    if (notice instanceof RegistryPush && !rechecks.isEmpty()) {
+      later.schedule(() -> recheckAgain(notice), tagSettle.toMillis(), TimeUnit.MILLISECONDS);
+    }
     LOG.info("event=push_received path={} status=202 notice=\"{}\" rechecked_bundles={} rechecked_catalog_sources={}",
         path, notice.describe(), String.join(",", rechecks.bundleNames()), String.join(",", rechecks.catalogSourceNames()));
     // counts only: the caller may be anyone who holds a delivery, and object names stay in the operator's log
@@ -161,6 +190,16 @@ public final class WebhookReceiver implements AutoCloseable {
     sources.stream().filter(s -> rechecks.catalogSources().contains(ResourceID.fromResource(s)))
         .forEach(s -> targets.recheck(s, why));
     return rechecks;
+  }
+
+  private void recheckAgain(PushNotice notice) {
+    try {
+      Rechecks again = recheck(notice);
+      LOG.info("event=push_rechecked_again notice=\"{}\" rechecked_bundles={} rechecked_catalog_sources={}",
+          notice.describe(), String.join(",", again.bundleNames()), String.join(",", again.catalogSourceNames()));
+    } catch (RuntimeException e) {
+      LOG.warn("event=push_recheck_again_failed notice=\"{}\" error=\"{}\"", notice.describe(), e.toString());
+    }
   }
 
   private static byte[] readBounded(HttpExchange exchange) throws IOException {

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.operator.hooks.ProviderDeliveries.Delivery;
+import dev.varroa.protocol.http.ListenerLimits;
 import dev.varroa.testfixtures.http.StalledClients;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -26,8 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +46,9 @@ class WebhookReceiverTest {
   private WebhookReceiver receiver;
 
   private WebhookReceiver start(WebhookSecret webhookSecret) throws IOException {
-    receiver = WebhookReceiver.start(0, webhookSecret, targets, ListenerLimits.DELIVERIES, Clock.systemUTC());
+    // the registry's second re-check far away: each test counts the first re-checks only, but the one below
+    receiver = WebhookReceiver.start(0, webhookSecret, targets, ListenerLimits.DELIVERIES, Clock.systemUTC(),
+        Duration.ofHours(1));
     return receiver;
   }
 
@@ -204,6 +206,19 @@ class WebhookReceiverTest {
   }
 
   @Test
+  void aRegistryPushIsRecheckedOnceMoreOnceTheTagHadTimeToMove() throws Exception {
+    receiver = WebhookReceiver.start(0, WebhookSecret.of(SECRET), targets, ListenerLimits.DELIVERIES,
+        Clock.systemUTC(), Duration.ofMillis(200));
+    String body = ProviderDeliveries.registryPushBody("registry.example.com", "ci/bundles/team-c", "stable",
+        "sha256:" + "d".repeat(64));
+
+    assertThat(post("/hooks/registry", ProviderDeliveries.registry(body, SECRET)).statusCode()).isEqualTo(202);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> targets.rechecked.size() == 2);
+    assertThat(targets.rechecked).containsExactly("ComposedBundle ci/team-c", "ComposedBundle ci/team-c");
+  }
+
+  @Test
   void aRegistryEnvelopeWithoutEventsIs400() throws Exception {
     start();
 
@@ -271,7 +286,8 @@ class WebhookReceiverTest {
   @Test
   void aClientThatStopsInItsHeadersIsCutOffWhileOthersAreAnswered() throws Exception {
     ListenerLimits limits = ListenerLimits.DELIVERIES.withRequestHeaderTime(Duration.ofSeconds(2));
-    receiver = WebhookReceiver.start(0, () -> WebhookSecret.of(SECRET).current(), targets, limits, Clock.systemUTC());
+    receiver = WebhookReceiver.start(0, () -> WebhookSecret.of(SECRET).current(), targets, limits, Clock.systemUTC(),
+        Duration.ofHours(1));
     String halfHeaders = "POST /hooks/git HTTP/1.1\r\nHost: 127.0.0.1\r\nX-GitHub-Event: push\r\n";
 
     try (StalledClients stalled = StalledClients.open(receiver.port(), limits.threads() - 1, halfHeaders)) {
@@ -284,7 +300,8 @@ class WebhookReceiverTest {
   @Test
   void aClientThatStopsInItsBodyIsCutOff() throws Exception {
     ListenerLimits limits = ListenerLimits.DELIVERIES.withBodyTime(Duration.ofSeconds(1), Duration.ofSeconds(5));
-    receiver = WebhookReceiver.start(0, () -> WebhookSecret.of(SECRET).current(), targets, limits, Clock.systemUTC());
+    receiver = WebhookReceiver.start(0, () -> WebhookSecret.of(SECRET).current(), targets, limits, Clock.systemUTC(),
+        Duration.ofHours(1));
     String halfBody = "POST /hooks/git HTTP/1.1\r\nHost: 127.0.0.1\r\nX-GitHub-Event: push\r\n"
         + "Content-Length: 500\r\n\r\n{\"ref\":";
 
