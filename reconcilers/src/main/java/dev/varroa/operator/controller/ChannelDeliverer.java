@@ -49,7 +49,7 @@ final class ChannelDeliverer {
     this.clock = clock;
   }
 
-  Delivered deliver(KubernetesClient client, ControllerCaches caches, Controller controller, ControllerInputs inputs,
+  Delivered deliver(KubernetesClient client, OwnedObjectLookup caches, Controller controller, ControllerInputs inputs,
       RenderInput input, List<HasMetadata> objects, Pod pod, ControllerStatus previous) {
     ControllerIdentity id = identity(controller);
     Optional<MiteRoute> route = channel.routes().live(id);
@@ -100,7 +100,7 @@ final class ChannelDeliverer {
    * Mints a bootstrap token when the mite needs one and returns when to look again: at the expiry of
    * an unused token, so an unregistered mite is never left with a dead one.
    */
-  private TokenStep ensureBootstrapToken(KubernetesClient client, ControllerCaches caches,
+  private TokenStep ensureBootstrapToken(KubernetesClient client, OwnedObjectLookup caches,
       Controller controller, ControllerIdentity id, RenderInput input, Pod pod) {
     // the informer holds the token Secret's annotations, which is all the decision reads
     Secret existing = caches.owned(Secret.class, input.names().miteTokenSecret(), id.namespace()).orElse(null);

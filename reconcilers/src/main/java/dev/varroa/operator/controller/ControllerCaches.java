@@ -10,7 +10,6 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
-import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.naming.ControllerLabels;
@@ -52,7 +51,7 @@ import java.util.stream.Collectors;
  * Each maps a change to the Controllers it concerns, so a change lands at once; a pass reads them all
  * from here and sends no GET an informer could answer.
  */
-final class ControllerCaches implements ControllerInputLookup, KnownObjects {
+final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup {
   private static final String MANAGED = ControllerLabels.MANAGED_BY + "=" + ControllerLabels.MANAGED_BY_VALUE;
   /** Helm keeps every release in a Secret of this type, often large and never referenced by a Controller. */
   private static final String HELM_RELEASE_SECRET = "helm.sh/release.v1";
@@ -174,9 +173,9 @@ final class ControllerCaches implements ControllerInputLookup, KnownObjects {
     return podTemplates.list(namespace, t -> true).toList();
   }
 
-  /** An owned object as the informer holds it (a Secret without its values). */
+  @Override
   @SuppressWarnings("unchecked")
-  <T extends HasMetadata> Optional<T> owned(Class<T> kind, String name, String namespace) {
+  public <T extends HasMetadata> Optional<T> owned(Class<T> kind, String name, String namespace) {
     InformerEventSource<T, Controller> informer = (InformerEventSource<T, Controller>) owned.get(kind);
     if (informer == null) {
       throw new IllegalStateException("no informer for " + kind.getSimpleName() + "; add it to ControllerCaches");
@@ -223,20 +222,13 @@ final class ControllerCaches implements ControllerInputLookup, KnownObjects {
     }
   }
 
-  SecretValues secretValues() {
+  @Override
+  public SecretValues secretValues() {
     return secretValues;
-  }
-
-  Optional<StatefulSet> statefulSet(String namespace, String name) {
-    return owned(StatefulSet.class, name, namespace);
   }
 
   Optional<Pod> pod(String namespace, String name) {
     return owned(Pod.class, name, namespace);
-  }
-
-  Optional<PersistentVolumeClaim> claim(String namespace, String name) {
-    return owned(PersistentVolumeClaim.class, name, namespace);
   }
 
   Optional<Controller> controller(ResourceID id) {

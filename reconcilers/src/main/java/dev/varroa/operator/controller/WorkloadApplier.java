@@ -33,9 +33,9 @@ final class WorkloadApplier {
   record Refusal(String message, Optional<Duration> retry) {}
 
   private final KubernetesClient client;
-  private final ControllerCaches caches;
+  private final OwnedObjectLookup caches;
 
-  WorkloadApplier(KubernetesClient client, ControllerCaches caches) {
+  WorkloadApplier(KubernetesClient client, OwnedObjectLookup caches) {
     this.client = client;
     this.caches = caches;
   }
