@@ -103,9 +103,12 @@ publish:
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_clusters.CLUSTER") | nindent 4 }}
-    # AccessPolicy: every VarroaRole and VarroaRoleBinding, under the one key the BFF reads.
+    {{- if not .member }}
+    # AccessPolicy: every VarroaRole and VarroaRoleBinding, under the one key the BFF reads. The core's operator
+    # alone: the BFF authorizes with the core's roles, and a member's operator publishes none.
     {{- include "varroa.natsKvApi" "varroa_access" | nindent 4 }}
     - "$KV.varroa_access.policy"
+    {{- end }}
 subscribe:
   allow:
     # ControlChannel answers this cluster's Jenkins token requests in the operator's queue group.
@@ -258,7 +261,7 @@ subscribe:
 the gateway's are rendered for .clusters (a list): the core's own users get varroa.natsClusterNames, a member's
 users their member's name alone. */}}
 {{- define "varroa.natsPermissionsConf" -}}
-{{- $args := dict "root" .root "clusters" .clusters "sharedInbox" .sharedInbox -}}
+{{- $args := dict "root" .root "clusters" .clusters "sharedInbox" .sharedInbox "member" .member -}}
 {{- $p := include (printf "varroa.natsPermissions.%s" .user) (ternary $args .root (has .user (list "operator" "gateway"))) | fromYaml -}}
 {
 {{- range $direction := list "publish" "subscribe" }}

@@ -61,7 +61,7 @@ authorization {
     {
       user: {{ include "varroa.natsMemberUser" $m }}
       password: ${{ include "varroa.natsMemberPasswordVar" $m }}
-      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" $component "root" $ "clusters" (list $member)) | indent 6 | trim }}
+      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" $component "root" $ "clusters" (list $member) "member" true) | indent 6 | trim }}
     }
     {{- end }}
     {{- end }}

@@ -156,6 +156,8 @@ class MemberNatsPermissionsIT {
           controller.uid().getBytes(StandardCharsets.UTF_8));
       operator.publish(BusNames.activity(CORE, "ci", "sandbox"), "forged".getBytes(StandardCharsets.UTF_8));
       operator.publish(BusNames.activityGlobal(OTHER_MEMBER), "forged".getBytes(StandardCharsets.UTF_8));
+      // the access policy the BFF authorizes with is the core's alone
+      operator.publish("$KV." + BusNames.ACCESS_BUCKET + "." + BusNames.ACCESS_POLICY_KEY, new byte[0]);
       // commands: desired state to the core's gateway, a queued command and its notice
       operator.publish(BusNames.gatewayCommands(CORE, "gw-1"), new byte[0]);
       operator.publish(BusNames.queuedCommands(OTHER_MEMBER, controller), new byte[0]);
@@ -170,6 +172,8 @@ class MemberNatsPermissionsIT {
       awaitViolation(operatorErrors, "Publish to \"$KV." + BusNames.LIVE_CONTROLLERS_BUCKET + "." + CORE + ".");
       awaitViolation(operatorErrors, "Publish to \"" + BusNames.activity(CORE, "ci", "sandbox") + "\"");
       awaitViolation(operatorErrors, "Publish to \"" + BusNames.activityGlobal(OTHER_MEMBER) + "\"");
+      awaitViolation(operatorErrors, "Publish to \"$KV." + BusNames.ACCESS_BUCKET + "." + BusNames.ACCESS_POLICY_KEY
+          + "\"");
       awaitViolation(operatorErrors, "Publish to \"" + BusNames.gatewayCommands(CORE, "gw-1") + "\"");
       awaitViolation(operatorErrors, "Publish to \"" + BusNames.queuedCommands(OTHER_MEMBER, controller) + "\"");
       awaitViolation(operatorErrors, "Publish to \"" + BusNames.gatewayQueuedNotices(CORE, "gw-1") + "\"");
