@@ -234,7 +234,8 @@ class MemberNatsPermissionsIT {
   }
 
   private static void awaitViolation(Queue<String> errors, String what) {
-    await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e -> e.contains("Permissions Violation for " + what)));
+    await("NATS refuses " + what).atMost(DEADLINE)
+        .until(() -> errors.stream().anyMatch(e -> e.contains("Permissions Violation for " + what)));
   }
 
   /** As a member's ChannelSettings connects: its own user and its cluster's operator inbox. */
