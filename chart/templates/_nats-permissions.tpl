@@ -3,8 +3,9 @@ The NATS subjects each component may publish and subscribe: the one place to cha
 Names come from protocol/src/main/java/dev/varroa/protocol/BusNames.java and BusTopology.java;
 JetStream's own API subjects follow from what jnats sends for each call the code makes.
 A user may publish replies to requests it received (allow_responses) and nothing else unlisted.
-Control subjects carry the cluster name (cluster.name): a user reaches only this cluster's. The operator and the
-gateway take their replies on their own inbox prefix (BusNames.*_INBOX_PREFIX), which no other user may subscribe to.
+Control subjects carry the cluster name: the core's operator and gateway users reach only cluster.name's, each
+member's users (nats.members) only that member's. The operator and the gateway take their replies on their own
+cluster's inbox prefix (BusNames.operatorInboxPrefix, gatewayInboxPrefix), which no other user may subscribe to.
 */}}
 
 {{- /* The clusters whose control subjects the core's own operator and gateway users reach: cluster.name, then, until

@@ -1,4 +1,5 @@
-{{/* nats.conf of the core's NATS. Passwords come from the environment ($NAME), set from the Secret varroa-nats-creds. */}}
+{{/* nats.conf of the core's NATS. Passwords come from the environment ($NAME), set from the Secret varroa-nats-creds
+and, for each of nats.members, from varroa-nats-creds-<member>; the operator makes them all. */}}
 {{- define "varroa.natsConf" -}}
 {{- $n := .Values.nats -}}
 # Rendered by the Varroa chart (templates/_nats.tpl); permissions in templates/_nats-permissions.tpl.
