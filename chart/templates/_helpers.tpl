@@ -39,6 +39,16 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
+{{/* The NATS user .component connects as: the core's own user in full mode, the member's own (operator-<cluster.name>,
+made by the core's nats.members) in hive mode. */}}
+{{- define "varroa.natsUser" -}}
+{{- if include "varroa.hive" .root -}}
+{{- include "varroa.natsMemberUser" (dict "cluster" .root.Values.cluster.name "component" .component) -}}
+{{- else -}}
+{{- .component -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Names the NATS server certificate carries: the Services, each pod behind the headless Service, and the external host. */}}
 {{- define "varroa.natsDnsNames" -}}
 {{- $ns := .Release.Namespace -}}

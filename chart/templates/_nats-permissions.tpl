@@ -3,18 +3,36 @@ The NATS subjects each component may publish and subscribe: the one place to cha
 Names come from protocol/src/main/java/dev/varroa/protocol/BusNames.java and BusTopology.java;
 JetStream's own API subjects follow from what jnats sends for each call the code makes.
 A user may publish replies to requests it received (allow_responses) and nothing else unlisted.
-Control subjects carry the cluster name (cluster.name): a user reaches only this cluster's. The operator and the
-gateway take their replies on their own inbox prefix (BusNames.*_INBOX_PREFIX), which no other user may subscribe to.
+Control subjects carry the cluster name: the core's operator and gateway users reach only cluster.name's, each
+member's users (nats.members) only that member's. The operator and the gateway take their replies on their own
+cluster's inbox prefix (BusNames.operatorInboxPrefix, gatewayInboxPrefix), which no other user may subscribe to.
 */}}
 
-{{- /* The clusters whose control subjects the operator and gateway users reach: cluster.name, then, until each
-member has its own NATS users, the members that share them (nats.external.memberClusters). JSON list. */ -}}
+{{- /* The clusters whose control subjects the core's own operator and gateway users reach: cluster.name, then, until
+each member connects with its own users (nats.members), the members that still share them
+(nats.external.memberClusters). JSON list. */ -}}
 {{- define "varroa.natsClusterNames" -}}
 {{- $names := list .Values.cluster.name -}}
 {{- if .Values.nats.external.enabled -}}
 {{- $names = concat $names (.Values.nats.external.memberClusters | default list) -}}
 {{- end -}}
 {{- toJson ($names | uniq) -}}
+{{- end -}}
+
+{{- /* The NATS user names of one member's (.) operator and gateway: what the member's chart connects as. */ -}}
+{{- define "varroa.natsMemberUser" -}}
+{{- printf "%s-%s" .component .cluster -}}
+{{- end -}}
+
+{{- /* The environment variable the NATS pod holds a member's password in: MEMBER_<NAME>_<COMPONENT>_PASSWORD,
+upper case, '-' as '_' (a DNS-1123 label has no '_', so two members never share a variable). */ -}}
+{{- define "varroa.natsMemberPasswordVar" -}}
+{{- printf "MEMBER_%s_%s_PASSWORD" (.cluster | upper | replace "-" "_") (.component | upper) -}}
+{{- end -}}
+
+{{- /* The Secret on the core with one member's NATS identity, ready to copy into the member's varroa-nats-creds. */ -}}
+{{- define "varroa.natsMemberSecret" -}}
+{{- printf "varroa-nats-creds-%s" . -}}
 {{- end -}}
 
 {{- /* One quoted list item per cluster of .clusters, with CLUSTER in .pattern replaced by its name. */ -}}
@@ -62,7 +80,7 @@ member has its own NATS users, the members that share them (nats.external.member
 {{- end -}}
 
 {{- define "varroa.natsPermissions.operator" -}}
-{{- $cs := include "varroa.natsClusterNames" . | fromJsonArray -}}
+{{- $cs := .clusters -}}
 publish:
   allow:
     {{- include "varroa.natsTopologyApi" . | nindent 4 }}
@@ -86,9 +104,12 @@ publish:
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_clusters.CLUSTER") | nindent 4 }}
-    # AccessPolicy: every VarroaRole and VarroaRoleBinding, under the one key the BFF reads.
+    {{- if not .member }}
+    # AccessPolicy: every VarroaRole and VarroaRoleBinding, under the one key the BFF reads. The core's operator
+    # alone: the BFF authorizes with the core's roles, and a member's operator publishes none.
     {{- include "varroa.natsKvApi" "varroa_access" | nindent 4 }}
     - "$KV.varroa_access.policy"
+    {{- end }}
 subscribe:
   allow:
     # ControlChannel answers this cluster's Jenkins token requests in the operator's queue group.
@@ -99,13 +120,18 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controller varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
-    # Replies to its requests, JetStream API answers and KV watch deliveries: its own inbox prefix only.
+    # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
+    # (BusNames.operatorInboxPrefix), so no other cluster's operator reads them.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "_INBOX_varroa_operator.CLUSTER.>") | nindent 4 }}
+    {{- if .sharedInbox }}
+    # Members sharing this user (nats.external.memberClusters) may still run a version with the unscoped prefix.
     - "_INBOX_varroa_operator.>"
+    {{- end }}
 allow_responses: true
 {{- end -}}
 
 {{- define "varroa.natsPermissions.gateway" -}}
-{{- $cs := include "varroa.natsClusterNames" . | fromJsonArray -}}
+{{- $cs := .clusters -}}
 publish:
   allow:
     {{- include "varroa.natsTopologyApi" . | nindent 4 }}
@@ -142,8 +168,13 @@ subscribe:
     # CommandRelay and QueuedCommandRunner: commands and queue notices for this cluster's gateways.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.gateway.CLUSTER.*.commands") | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.gateway.CLUSTER.*.queued") | nindent 4 }}
-    # Replies to its requests, JetStream API answers and KV watch deliveries: its own inbox prefix only.
+    # Replies to its requests (Jenkins token grants among them), JetStream API answers and KV watch deliveries: its
+    # own cluster's inbox prefix only (BusNames.gatewayInboxPrefix), so no other cluster's gateway reads them.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "_INBOX_varroa_gateway.CLUSTER.>") | nindent 4 }}
+    {{- if .sharedInbox }}
+    # Members sharing this user (nats.external.memberClusters) may still run a version with the unscoped prefix.
     - "_INBOX_varroa_gateway.>"
+    {{- end }}
 allow_responses: true
 {{- end -}}
 
@@ -227,9 +258,12 @@ subscribe:
     - "varroa.logs.>"
 {{- end -}}
 
-{{/* A permissions map (publish/subscribe allow and deny lists, allow_responses) in nats.conf syntax. */}}
+{{/* A permissions map (publish/subscribe allow and deny lists, allow_responses) in nats.conf syntax. The operator's and
+the gateway's are rendered for .clusters (a list): the core's own users get varroa.natsClusterNames, a member's
+users their member's name alone. */}}
 {{- define "varroa.natsPermissionsConf" -}}
-{{- $p := include (printf "varroa.natsPermissions.%s" .user) .root | fromYaml -}}
+{{- $args := dict "root" .root "clusters" .clusters "sharedInbox" .sharedInbox "member" .member -}}
+{{- $p := include (printf "varroa.natsPermissions.%s" .user) (ternary $args .root (has .user (list "operator" "gateway"))) | fromYaml -}}
 {
 {{- range $direction := list "publish" "subscribe" }}
 {{- with index $p $direction }}

@@ -1,4 +1,5 @@
-{{/* nats.conf of the core's NATS. Passwords come from the environment ($NAME), set from the Secret varroa-nats-creds. */}}
+{{/* nats.conf of the core's NATS. Passwords come from the environment ($NAME), set from the Secret varroa-nats-creds
+and, for each of nats.members, from varroa-nats-creds-<member>; the operator makes them all. */}}
 {{- define "varroa.natsConf" -}}
 {{- $n := .Values.nats -}}
 # Rendered by the Varroa chart (templates/_nats.tpl); permissions in templates/_nats-permissions.tpl.
@@ -39,18 +40,32 @@ cluster {
 }
 {{- end }}
 
+{{- $own := include "varroa.natsClusterNames" . | fromJsonArray }}
+{{- $shared := and $n.external.enabled (not (empty $n.external.memberClusters)) }}
+
 authorization {
   users: [
     {
       user: operator
       password: $OPERATOR_PASSWORD
-      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "operator" "root" .) | indent 6 | trim }}
+      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "operator" "root" . "clusters" $own "sharedInbox" $shared) | indent 6 | trim }}
     }
     {
       user: gateway
       password: $GATEWAY_PASSWORD
-      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "gateway" "root" .) | indent 6 | trim }}
+      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" "gateway" "root" . "clusters" $own "sharedInbox" $shared) | indent 6 | trim }}
     }
+    {{- range $member := $n.members }}
+    {{- range $component := list "operator" "gateway" }}
+    {{- $m := dict "cluster" $member "component" $component }}
+    # Member {{ $member }}'s {{ $component }}: the same rights as this cluster's, for {{ $member }} alone.
+    {
+      user: {{ include "varroa.natsMemberUser" $m }}
+      password: ${{ include "varroa.natsMemberPasswordVar" $m }}
+      permissions: {{ include "varroa.natsPermissionsConf" (dict "user" $component "root" $ "clusters" (list $member) "member" true) | indent 6 | trim }}
+    }
+    {{- end }}
+    {{- end }}
     {{- if .Values.recordStore.enabled }}
     {
       user: recorder
@@ -116,6 +131,16 @@ spec:
             secretKeyRef:
               name: varroa-nats-creds
               key: gateway-password
+        {{- range $member := $n.members }}
+        {{- range $component := list "operator" "gateway" }}
+        # Made by the operator at its start, with the member's copy of the CA (nats.members).
+        - name: {{ include "varroa.natsMemberPasswordVar" (dict "cluster" $member "component" $component) }}
+          valueFrom:
+            secretKeyRef:
+              name: {{ include "varroa.natsMemberSecret" $member }}
+              key: {{ $component }}-password
+        {{- end }}
+        {{- end }}
         {{- if .Values.recordStore.enabled }}
         - name: RECORDER_PASSWORD
           valueFrom:

@@ -68,6 +68,9 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- if $v.nats.external.enabled -}}
 {{- fail "nats.external.enabled is a core setting: a member (hive mode) runs no NATS; set it on the core's release and remove it here" -}}
 {{- end -}}
+{{- if $v.nats.members -}}
+{{- fail "nats.members is a core setting: the core's NATS makes each member's users and its Secret varroa-nats-creds-<member>; list this member there and remove nats.members here (a member connects as operator-<cluster.name> and gateway-<cluster.name> with the passwords copied into varroa-nats-creds)" -}}
+{{- end -}}
 {{- if $v.dex.enabled -}}
 {{- fail "dex.enabled is true in hive mode: a member runs no Dex and uses the core's identity provider; set dex.enabled=false (values-hive.yaml does)" -}}
 {{- end -}}
@@ -90,6 +93,26 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- fail "nats.replicas is 2: a JetStream cluster needs a majority to stay up, so two servers fail as soon as one does; use 1, or 3 or more" -}}
 {{- end -}}
 {{- $ext := $v.nats.external -}}
+{{- $members := $v.nats.members | default list -}}
+{{- range $members -}}
+{{- if not (and (kindIs "string" .) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" .) (le (len .) 63)) -}}
+{{- fail (printf "nats.members lists %q, which is not a DNS-1123 label: list each member's cluster.name exactly as it is set on the member (at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit), e.g. --set 'nats.members={member-eu1}'" (toString .)) -}}
+{{- end -}}
+{{- if eq . $v.cluster.name -}}
+{{- fail (printf "nats.members lists %s, this cluster's own cluster.name: the core connects with its own users; list only the members' names (each member's cluster.name)" .) -}}
+{{- end -}}
+{{- end -}}
+{{- if ne (len $members) (len ($members | uniq)) -}}
+{{- fail (printf "nats.members lists a name twice (%s): cluster.name is unique across the deployment, so each member gets one NATS identity; remove the duplicate" (join ", " $members)) -}}
+{{- end -}}
+{{- if and (not $ext.enabled) $members -}}
+{{- fail "nats.members is set but nats.external.enabled is false: members reach this NATS only through the external endpoint; set nats.external.enabled=true (with nats.external.host) or empty nats.members" -}}
+{{- end -}}
+{{- range ($ext.memberClusters | default list) -}}
+{{- if and $ext.enabled (not (has . $members)) (ne . $v.cluster.name) -}}
+{{- fail (printf "nats.external.memberClusters lists %s but nats.members does not: members now get their own NATS users, which act for their own cluster only; add it with --set 'nats.members={%s}', copy the Secret varroa-nats-creds-%s into the member's varroa-nats-creds, upgrade the member, then remove it from nats.external.memberClusters (docs/upgrade-notes.md)" . . .) -}}
+{{- end -}}
+{{- end -}}
 {{- if and (not $ext.enabled) $ext.memberClusters -}}
 {{- fail "nats.external.memberClusters is set but nats.external.enabled is false: members reach this NATS only through the external endpoint; set nats.external.enabled=true (with nats.external.host) or empty the list" -}}
 {{- end -}}
@@ -99,6 +122,9 @@ values.schema.json refuses unknown values and wrong types before these run.
 {{- end -}}
 {{- if has $v.cluster.name ($ext.memberClusters | default list) -}}
 {{- fail (printf "nats.external.memberClusters lists %s, this cluster's own cluster.name: list only the members' names (each member's cluster.name)" $v.cluster.name) -}}
+{{- end -}}
+{{- if and (eq $ext.serviceType "NodePort") (eq $ext.externalTrafficPolicy "Local") (not (dig "spec" "nodeSelector" dict ($v.nats.podTemplate.merge | default dict))) -}}
+{{- fail "nats.external.serviceType NodePort with externalTrafficPolicy Local answers only on nodes that run a NATS pod, and members list those node addresses in bus.url: pin the NATS pods to them with nats.podTemplate.merge.spec.nodeSelector, e.g. --set 'nats.podTemplate.merge.spec.nodeSelector.varroa\\.dev/nats=true' (or use externalTrafficPolicy Cluster)" -}}
 {{- end -}}
 {{- if and (eq $ext.serviceType "NodePort") (empty $ext.ipSANs) -}}
 {{- fail "nats.external.serviceType is NodePort but nats.external.ipSANs is empty: members connect to node addresses, which the NATS certificate must carry; list each node address members use (the ones in their bus.url), e.g. --set 'nats.external.ipSANs={192.0.2.11,192.0.2.12}'" -}}

@@ -102,7 +102,7 @@ public final class Gateway implements AutoCloseable {
         new BusCredentialFiles(settings.natsUser(), settings.natsUserFile(), settings.natsPasswordFile()),
         settings.natsCaFile() == null ? null : BusTrust.trusting(
             Files.readString(settings.natsCaFile(), StandardCharsets.US_ASCII), settings.natsCaFile().toString()),
-        BusNames.GATEWAY_INBOX_PREFIX);
+        BusNames.gatewayInboxPrefix(settings.clusterName()));
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(TIMER_THREADS, daemon("varroa-timer-" + id));
     ExecutorService pool = Executors.newCachedThreadPool(daemon("varroa-work-" + id));
     ExecutorService logWriters = Executors.newFixedThreadPool(LOG_WRITER_THREADS, daemon("varroa-logs-" + id));

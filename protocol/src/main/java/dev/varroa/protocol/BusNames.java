@@ -60,6 +60,22 @@ public final class BusNames {
   /** Prefix of the gateway's reply subjects: only the gateway user may subscribe under it. */
   public static final String GATEWAY_INBOX_PREFIX = "_INBOX_varroa_gateway.";
 
+  /**
+   * The operator's reply prefix in one cluster: {@link #OPERATOR_INBOX_PREFIX}&lt;cluster&gt;. Only that cluster's
+   * operator user may subscribe under it, so a member's operator reads no other cluster's replies.
+   */
+  public static String operatorInboxPrefix(String cluster) {
+    return OPERATOR_INBOX_PREFIX + token(cluster) + ".";
+  }
+
+  /**
+   * The gateway's reply prefix in one cluster: {@link #GATEWAY_INBOX_PREFIX}&lt;cluster&gt;. Jenkins token grants
+   * arrive under it, so a member's gateway may not read another cluster's.
+   */
+  public static String gatewayInboxPrefix(String cluster) {
+    return GATEWAY_INBOX_PREFIX + token(cluster) + ".";
+  }
+
   private BusNames() {
   }
 

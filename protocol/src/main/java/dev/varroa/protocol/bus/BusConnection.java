@@ -84,7 +84,7 @@ public final class BusConnection implements AutoCloseable {
   }
 
   /**
-   * @param inboxPrefix the prefix of this connection's reply subjects ({@code BusNames.GATEWAY_INBOX_PREFIX}), so
+   * @param inboxPrefix the prefix of this connection's reply subjects ({@code BusNames.gatewayInboxPrefix}), so
    *     that only its own NATS user may subscribe to them; null for jnats' shared _INBOX.
    */
   public static BusConnection open(String client, String commaSeparatedUrls, BusCredentialFiles credentials,

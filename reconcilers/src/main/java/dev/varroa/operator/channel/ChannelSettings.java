@@ -94,7 +94,7 @@ public record ChannelSettings(String natsUrl, BusCredentialSource natsCredential
     List<String> urls = Arrays.stream(natsUrl.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     Options.Builder options = Options.builder().servers(urls.toArray(String[]::new))
         .serverPool(new CredentialReadingServerPool(urls, natsCredential)).connectionName("varroa-operator")
-        .inboxPrefix(BusNames.OPERATOR_INBOX_PREFIX)
+        .inboxPrefix(BusNames.operatorInboxPrefix(cluster))
         .connectionTimeout(CONNECT_TIMEOUT).maxReconnects(-1);
     if (urls.stream().anyMatch(u -> u.startsWith("tls://"))) {
       options.sslContext(BusTrust.trusting(awaitNatsCa(), "the NATS CA (ca.crt)"));

@@ -30,6 +30,8 @@ public final class InstallationSecrets {
   public static final String JWT_SECRET = "varroa-jwt-signing";
   public static final String NATS_CREDS_SECRET = "varroa-nats-creds";
   public static final String NATS_TLS_SECRET = "varroa-nats-tls";
+  /** Prefix of the Secret holding one member's NATS identity, to copy into that member's {@code varroa-nats-creds}. */
+  public static final String NATS_MEMBER_CREDS_PREFIX = "varroa-nats-creds-";
   public static final String NATS_STATEFULSET = "varroa-nats";
   /** Pod-template annotation that rolls NATS when its server certificate was reissued. */
   public static final String NATS_TLS_ANNOTATION = "varroa.dev/nats-tls-serial";
@@ -79,10 +81,20 @@ public final class InstallationSecrets {
       ensure(NATS_CREDS_SECRET, owner, () -> Map.of(KEY_OPERATOR_PASSWORD, InstallationKeys.secretToken(),
           KEY_GATEWAY_PASSWORD, InstallationKeys.secretToken(), KEY_BFF_PASSWORD, InstallationKeys.secretToken(),
           KEY_RECORDER_PASSWORD, InstallationKeys.secretToken(), KEY_CA_CERT, natsCa));
+      // Exactly what a member's varroa-nats-creds holds (seed 002): its own two passwords and the CA, nothing else.
+      for (String member : settings.natsMembers()) {
+        ensure(memberCredsSecret(member), owner, () -> Map.of(KEY_OPERATOR_PASSWORD, InstallationKeys.secretToken(),
+            KEY_GATEWAY_PASSWORD, InstallationKeys.secretToken(), KEY_CA_CERT, natsCa));
+      }
     }
     settings.webhookSecret().ifPresent(name -> ensure(name, owner, () -> Map.of(WEBHOOK_KEY, InstallationKeys.secretToken())));
     return new Material(value(ca, KEY_CA_CERT),
         JenkinsTokenIssuer.fromPem(value(jwt, KEY_JWT), "Secret " + settings.namespace() + "/" + JWT_SECRET));
+  }
+
+  /** The Secret on the core with the NATS identity of {@code member} (the chart's varroa.natsMemberSecret). */
+  public static String memberCredsSecret(String member) {
+    return NATS_MEMBER_CREDS_PREFIX + member;
   }
 
   private Map<String, String> natsTls(InstallationKeys.Pair natsCa, Instant now) {

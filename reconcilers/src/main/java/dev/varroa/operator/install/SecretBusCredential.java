@@ -51,7 +51,8 @@ public final class SecretBusCredential implements BusCredentialSource {
     Optional<String> encoded = Optional.ofNullable(secret).map(Secret::getData).map(d -> d.get(key));
     if (encoded.isEmpty()) {
       LOG.warn("event=nats_credential_missing secret={}/{} key={} fix=\"{}\"", namespace, secretName, key,
-          "create the Secret with operator-password, gateway-password and ca.crt copied from the core (docs/install.md)");
+          "on a member, create it with operator-password, gateway-password and ca.crt copied from the core's "
+              + "varroa-nats-creds-<cluster.name> (docs/member-clusters.md)");
       return Optional.empty();
     }
     return Optional.of(new String(Base64.getDecoder().decode(encoded.get()), StandardCharsets.UTF_8));

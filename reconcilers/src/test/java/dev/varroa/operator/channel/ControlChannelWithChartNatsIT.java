@@ -62,7 +62,7 @@ class ControlChannelWithChartNatsIT extends ControlChannelIT {
         // as ChannelSettings connects: the operator's own inbox prefix, which only its user may subscribe to
         () -> Nats.connect(Options.builder().server(nats.value().url()).userInfo("operator", operatorPassword)
             .sslContext(BusTrust.trusting(natsCa, "varroa-nats-creds ca.crt")).connectionTimeout(Duration.ofSeconds(5))
-            .inboxPrefix(BusNames.OPERATOR_INBOX_PREFIX).maxReconnects(-1).build()),
+            .inboxPrefix(BusNames.operatorInboxPrefix("core")).maxReconnects(-1).build()),
         // as the chart's gateway Deployment sets them: VARROA_NATS_USER, the password and CA mounted from the Secret
         settings -> settings.withNatsUser("gateway", passwordFile).withNatsCaFile(caFile),
         // the chart's default cluster.name, which its nats.conf scopes the control subjects to

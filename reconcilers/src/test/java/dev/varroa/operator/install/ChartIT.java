@@ -89,9 +89,10 @@ class ChartIT {
   static Stream<Named<Render>> renders() {
     return Stream.of(
         Named.of("full mode, defaults", core()),
-        Named.of("full mode, network policies, 3 NATS servers, LoadBalancer endpoint, webhook Ingress", core().set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
+        Named.of("full mode, network policies, 3 NATS servers, LoadBalancer endpoint with two members, webhook Ingress", core().set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("nats.replicas", "3").set("nats.external.enabled", "true")
             .set("nats.external.host", "nats.example.com").set("nats.external.allowedCIDRs", "{198.51.100.0/24}")
+            .set("nats.members", "{member-1,member-2}")
             .set("nats.podTemplate.merge.spec.nodeSelector.varroa\\.dev/nats", "nats-nodes")
             .set("webhooks.ingress.enabled", "true").set("webhooks.ingress.host", "hooks.example.com")
             .set("webhooks.ingress.tlsSecretName", "hooks-tls")
@@ -100,7 +101,8 @@ class ChartIT {
         Named.of("full mode, NodePort endpoint", core().set("nats.external.enabled", "true").set("nats.external.serviceType", "NodePort")
             .set("nats.external.allowedCIDRs", "{198.51.100.0/24}")
             .set("nats.external.nodePort", "30422").set("nats.external.externalTrafficPolicy", "Local")
-            .set("nats.external.ipSANs", "{192.0.2.11,192.0.2.12}")),
+            .set("nats.external.ipSANs", "{192.0.2.11,192.0.2.12}")
+            .set("nats.podTemplate.merge.spec.nodeSelector.varroa\\.dev/nats", "nats-nodes")),
         Named.of("full mode, record store on an external database with s3 blobs, network policies", core()
             .set("networkPolicy.enabled", "true").set("networkPolicy.apiServer.cidrs", "{172.18.0.2/32}")
             .set("recordStore.enabled", "true").set("recordStore.postgres.mode", "external")

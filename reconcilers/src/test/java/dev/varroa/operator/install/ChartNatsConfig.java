@@ -37,13 +37,13 @@ public final class ChartNatsConfig {
   }
 
   /**
-   * The inbox prefix the component behind a chart user connects with: the operator's and the gateway's own (only
-   * their user may subscribe there), jnats' default for the others.
+   * The inbox prefix the component behind a chart user connects with: the operator's and the gateway's own in the
+   * chart's default cluster (only their user may subscribe there), jnats' default for the others.
    */
   public static String inboxPrefix(String user) {
     return switch (user) {
-      case "operator" -> dev.varroa.protocol.BusNames.OPERATOR_INBOX_PREFIX;
-      case "gateway" -> dev.varroa.protocol.BusNames.GATEWAY_INBOX_PREFIX;
+      case "operator" -> dev.varroa.protocol.BusNames.operatorInboxPrefix("core");
+      case "gateway" -> dev.varroa.protocol.BusNames.gatewayInboxPrefix("core");
       default -> "_INBOX.";
     };
   }

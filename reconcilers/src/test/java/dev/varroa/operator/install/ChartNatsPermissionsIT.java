@@ -212,7 +212,14 @@ class ChartNatsPermissionsIT {
       gatewayUser.subscribe(BusNames.OPERATOR_INBOX_PREFIX + ">");
       gatewayUser.subscribe("_INBOX.>");
       operatorUser.subscribe(BusNames.GATEWAY_INBOX_PREFIX + ">");
+      gatewayUser.subscribe(BusNames.operatorInboxPrefix(CLUSTER) + ">");
+      operatorUser.subscribe(BusNames.gatewayInboxPrefix(CLUSTER) + ">");
+      // without members sharing them, the users reach only this cluster's inboxes, not the unscoped prefix
+      operatorUser.subscribe(BusNames.OPERATOR_INBOX_PREFIX + ">");
       awaitViolation(gatewayUserErrors, "Subscription to \"" + BusNames.OPERATOR_INBOX_PREFIX + ">\"");
+      awaitViolation(gatewayUserErrors, "Subscription to \"" + BusNames.operatorInboxPrefix(CLUSTER) + ">\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.gatewayInboxPrefix(CLUSTER) + ">\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.OPERATOR_INBOX_PREFIX + ">\"");
       awaitViolation(gatewayUserErrors, "Subscription to \"_INBOX.>\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.GATEWAY_INBOX_PREFIX + ">\"");
     }
@@ -222,14 +229,14 @@ class ChartNatsPermissionsIT {
     await().atMost(DEADLINE).until(() -> errors.stream().anyMatch(e -> e.contains("Permissions Violation for " + what)));
   }
 
-  /** As ChannelSettings connects: the operator's inbox prefix. */
+  /** As ChannelSettings connects: the operator's inbox prefix in this cluster. */
   private Connection connectOperator(Queue<String> errors) throws Exception {
-    return connect("operator", OPERATOR_PASSWORD, BusNames.OPERATOR_INBOX_PREFIX, errors);
+    return connect("operator", OPERATOR_PASSWORD, BusNames.operatorInboxPrefix(CLUSTER), errors);
   }
 
-  /** As the gateway's BusConnection connects: the gateway's inbox prefix. */
+  /** As the gateway's BusConnection connects: the gateway's inbox prefix in this cluster. */
   private Connection connectGateway(Queue<String> errors) throws Exception {
-    return connect("gateway", GATEWAY_PASSWORD, BusNames.GATEWAY_INBOX_PREFIX, errors);
+    return connect("gateway", GATEWAY_PASSWORD, BusNames.gatewayInboxPrefix(CLUSTER), errors);
   }
 
   private Connection connect(String user, String password, String inboxPrefix, Queue<String> errors) throws Exception {

@@ -239,4 +239,64 @@ class InstallationSecretsIT {
       assertThatThrownBy(() -> Nats.connect(wrongPassword).close()).hasMessageContaining("Authorization");
     }
   }
+
+  @Test
+  void makesEachMembersSecretWithExactlyTwoPasswordsAndTheNatsCaThatLogTheMemberIntoTheRenderedNats(
+      KubeApiServer kube, @TempDir Path dir) throws Exception {
+    KubernetesClient client = kube.client();
+    String ns = namespace(client);
+    InstallationSettings settings = new InstallationSettings(ns, InstallMode.FULL, "core",
+        List.of("varroa-nats." + ns + ".svc"), List.of("127.0.0.1"), Optional.empty(), List.of("member-eu1"));
+    ensure(client, settings);
+    Secret member = secret(client, ns, "varroa-nats-creds-member-eu1");
+    Secret core = secret(client, ns, "varroa-nats-creds");
+    Secret tls = secret(client, ns, "varroa-nats-tls");
+
+    // seed 002: the member's varroa-nats-creds holds only these; no private key, no BFF or recorder password
+    assertThat(member.getData()).containsOnlyKeys("operator-password", "gateway-password", "ca.crt");
+    assertThat(InstallationSecrets.value(member, "ca.crt")).isEqualTo(InstallationSecrets.value(tls, "ca.crt"));
+    assertThat(InstallationSecrets.value(member, "operator-password"))
+        .isNotEqualTo(InstallationSecrets.value(core, "operator-password"));
+    assertThat(member.getMetadata().getOwnerReferences()).isEqualTo(core.getMetadata().getOwnerReferences());
+    String version = member.getMetadata().getResourceVersion();
+    ensure(client, settings);
+    assertThat(secret(client, ns, "varroa-nats-creds-member-eu1").getMetadata().getResourceVersion())
+        .as("a second start rewrites nothing").isEqualTo(version);
+
+    // the core's rendered nats.conf, its passwords from the environment the pod builds from these Secrets
+    Path tlsDir = Files.createDirectories(dir.resolve("nats-tls"));
+    for (String key : List.of("tls.crt", "tls.key", "ca.crt")) {
+      Files.writeString(tlsDir.resolve(key), InstallationSecrets.value(tls, key));
+    }
+    String config;
+    try (dev.varroa.testfixtures.helm.HelmChart chart = dev.varroa.testfixtures.helm.HelmChart.varroa()) {
+      config = ChartNatsConfig.forLoopback(chart.template(dev.varroa.testfixtures.helm.HelmChart.Render.in(ns)
+              .set("networkPolicy.enabled", "false").set("nats.external.enabled", "true")
+              .set("nats.external.host", "nats.example.com").set("nats.members", "{member-eu1}")),
+          Map.of("SERVER_NAME", "varroa-nats-0",
+              "OPERATOR_PASSWORD", InstallationSecrets.value(core, "operator-password"),
+              "GATEWAY_PASSWORD", InstallationSecrets.value(core, "gateway-password"),
+              "MEMBER_MEMBER_EU1_OPERATOR_PASSWORD", InstallationSecrets.value(member, "operator-password"),
+              "MEMBER_MEMBER_EU1_GATEWAY_PASSWORD", InstallationSecrets.value(member, "gateway-password")))
+          .replace("/etc/nats/tls/", tlsDir + "/");
+    }
+    try (NatsServerProcess nats = NatsServerProcess.startWithConfig(config)) {
+      // what the member holds after the copy: it trusts the core's NATS and logs in as its own two users
+      for (String component : List.of("operator", "gateway")) {
+        Options options = Options.builder().server(nats.value().url())
+            .userInfo(component + "-member-eu1", InstallationSecrets.value(member, component + "-password"))
+            .sslContext(dev.varroa.protocol.bus.BusTrust.trusting(InstallationSecrets.value(member, "ca.crt"),
+                "varroa-nats-creds-member-eu1 ca.crt"))
+            .connectionTimeout(Duration.ofSeconds(5)).noReconnect().build();
+        try (io.nats.client.Connection connection = Nats.connect(options)) {
+          assertThat(connection.getStatus()).as(component).isEqualTo(io.nats.client.Connection.Status.CONNECTED);
+        }
+      }
+      Options corePassword = Options.builder().server(nats.value().url())
+          .userInfo("operator-member-eu1", InstallationSecrets.value(core, "operator-password"))
+          .sslContext(dev.varroa.protocol.bus.BusTrust.trusting(InstallationSecrets.value(member, "ca.crt"), "ca"))
+          .connectionTimeout(Duration.ofSeconds(5)).noReconnect().build();
+      assertThatThrownBy(() -> Nats.connect(corePassword).close()).hasMessageContaining("Authorization");
+    }
+  }
 }
