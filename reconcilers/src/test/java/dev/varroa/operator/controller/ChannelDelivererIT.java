@@ -25,7 +25,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +51,6 @@ class ChannelDelivererIT {
 
   private static final String NAMESPACE = "delivery";
   private static final Duration DEADLINE = Duration.ofSeconds(30);
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
   /** Near the real time: the pushed command's deadline is taken from it. */
   private final Clock clock = Clock.fixed(Instant.now(), ZoneOffset.UTC);
   private KubernetesClient client;
@@ -195,13 +193,7 @@ class ChannelDelivererIT {
   }
 
   private Controller create(String name, String specYaml) {
-    return client.resource(YAML.unmarshal("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: Controller
-        metadata: {name: %s, namespace: %s}
-        spec:
-        %s
-        """.formatted(name, NAMESPACE, specYaml.indent(2)), Controller.class)).create();
+    return ControllerManifests.create(client, NAMESPACE, name, specYaml);
   }
 
   /** The mite's stream opens at the played gateway; the channel reads it from the routes bucket. */

@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.Test;
  */
 @WithKubeApiServer
 class WorkloadApplierIT {
-  private static final KubernetesSerialization YAML = new KubernetesSerialization();
   private static int namespaces;
 
   private KubernetesClient client;
@@ -173,13 +171,7 @@ class WorkloadApplierIT {
   }
 
   private Controller create(String name, String specYaml) {
-    return client.resource(YAML.unmarshal("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: Controller
-        metadata: {name: %s, namespace: %s}
-        spec:
-        %s
-        """.formatted(name, namespace, specYaml.indent(2)), Controller.class)).create();
+    return ControllerManifests.create(client, namespace, name, specYaml);
   }
 
   /** The render step's objects for the Controller as it is now (a fresh list: the applier changes what it gets). */

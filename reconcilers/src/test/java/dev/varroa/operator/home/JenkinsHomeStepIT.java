@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.varroa.api.v1alpha1.Condition;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerAnnotations;
+import dev.varroa.operator.controller.ControllerManifests;
 import dev.varroa.operator.render.ControllerObjects;
 import dev.varroa.operator.render.RenderFixtures;
 import dev.varroa.operator.render.resolve.ResolvedController;
@@ -193,13 +194,7 @@ class JenkinsHomeStepIT {
   }
 
   private Controller create(String name, String specYaml) {
-    return client.resource(YAML.unmarshal("""
-        apiVersion: varroa.dev/v1alpha1
-        kind: Controller
-        metadata: {name: %s, namespace: %s}
-        spec:
-        %s
-        """.formatted(name, NAMESPACE, specYaml.indent(2)), Controller.class)).create();
+    return ControllerManifests.create(client, NAMESPACE, name, specYaml);
   }
 
   private static ResolvedController resolved(Controller controller) {

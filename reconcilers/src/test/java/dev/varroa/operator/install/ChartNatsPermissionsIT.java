@@ -8,6 +8,7 @@ import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
+import dev.varroa.operator.install.PermittedConnections.ControlChannelHandle;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
@@ -18,13 +19,9 @@ import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import io.nats.client.Connection;
-import io.nats.client.ErrorListener;
 import io.nats.client.KeyValue;
 import io.nats.client.Message;
-import io.nats.client.Nats;
-import io.nats.client.Options;
 import java.io.ByteArrayOutputStream;
-import org.apache.commons.io.output.TeeOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +35,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.commons.io.output.TeeOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -240,21 +238,6 @@ class ChartNatsPermissionsIT {
   }
 
   private Connection connect(String user, String password, String inboxPrefix, Queue<String> errors) throws Exception {
-    return Nats.connect(new Options.Builder().server(url).userInfo(user, password).inboxPrefix(inboxPrefix)
-        .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
-        .errorListener(new ErrorListener() {
-          @Override
-          public void errorOccurred(Connection connection, String error) {
-            errors.add(error);
-          }
-        }).build());
-  }
-
-  /** Closes the control channel with the test's other resources. */
-  private record ControlChannelHandle(ControlChannel channel) implements AutoCloseable {
-    @Override
-    public void close() throws InterruptedException {
-      channel.close();
-    }
+    return PermittedConnections.connect(url, user, password, inboxPrefix, errors);
   }
 }

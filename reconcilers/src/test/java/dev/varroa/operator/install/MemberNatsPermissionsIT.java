@@ -10,6 +10,7 @@ import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
 import dev.varroa.operator.cluster.ClusterBeacon;
 import dev.varroa.operator.cluster.ClusterRole;
+import dev.varroa.operator.install.PermittedConnections.ControlChannelHandle;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
@@ -21,11 +22,8 @@ import dev.varroa.testfixtures.helm.HelmChart;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import io.nats.client.Connection;
-import io.nats.client.ErrorListener;
 import io.nats.client.KeyValue;
 import io.nats.client.Message;
-import io.nats.client.Nats;
-import io.nats.client.Options;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -256,21 +254,6 @@ class MemberNatsPermissionsIT {
   }
 
   private Connection connect(String user, String password, String inboxPrefix, Queue<String> errors) throws Exception {
-    return Nats.connect(new Options.Builder().server(url).userInfo(user, password).inboxPrefix(inboxPrefix)
-        .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(0)
-        .errorListener(new ErrorListener() {
-          @Override
-          public void errorOccurred(Connection connection, String error) {
-            errors.add(error);
-          }
-        }).build());
-  }
-
-  /** Closes the control channel with the test's other resources. */
-  private record ControlChannelHandle(ControlChannel channel) implements AutoCloseable {
-    @Override
-    public void close() throws InterruptedException {
-      channel.close();
-    }
+    return PermittedConnections.connect(url, user, password, inboxPrefix, errors);
   }
 }
