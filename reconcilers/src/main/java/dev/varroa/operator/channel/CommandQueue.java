@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * (quiet-down, a Jenkins token grant) are queued on varroa.commands.&lt;cluster&gt;.&lt;ns&gt;.&lt;name&gt; with
  * Nats-Msg-Id = the command id, and the gateway in the mite's route is told on its .queued subject (every live
  * gateway when no route is known). Results come back on varroa.results.&lt;cluster&gt;.&gt;: they complete the
- * caller's future, are kept per controller ({@link #lastResult}) and published as activity
+ * caller's future, are kept per controller ({@link #lastFinished}) and published as activity
  * {@value #COMMAND_FINISHED}. Nothing queued here carries a credential: a grant is an order, the token is minted
  * when a gateway runs it (docs/reference/protocol.md, "Queued one-shot commands").
  */
@@ -130,11 +130,6 @@ public final class CommandQueue implements AutoCloseable {
   }
 
   /** The last result a gateway published for this controller's queued commands, while this operator runs. */
-  public Optional<QueuedCommandResult> lastResult(ControllerIdentity controller) {
-    return lastFinished(controller).map(Finished::published);
-  }
-
-  /** As {@link #lastResult}, with what the command was. */
   public Optional<Finished> lastFinished(ControllerIdentity controller) {
     return Optional.ofNullable(lastResults.get(controller.routeKey()))
         .filter(f -> f.published().getController().getUid().equals(controller.uid()));

@@ -10,6 +10,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.UpdateCenter;
+import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.naming.ControllerLabels;
@@ -192,34 +193,24 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
 
   /** What the operator just wrote, so the next pass reads it before the watch event arrives. */
   @Override
-  @SuppressWarnings("unchecked")
   public void remember(HasMetadata applied, Optional<HasMetadata> previous) {
-    rememberTyped(applied, previous);
+    // the Secret informer holds metadata only; the values stay with SecretValues
+    HasMetadata cached = applied instanceof Secret s ? SecretMetadataStore.metadataOnly(s) : applied;
+    known(applied).ifPresent(known -> known.remember(cached, previous));
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public void beforeWrite(HasMetadata desired, Optional<HasMetadata> previous) {
-    InformerEventSource<HasMetadata, Controller> informer =
-        (InformerEventSource<HasMetadata, Controller>) (InformerEventSource<?, Controller>) owned.get(desired.getClass());
-    if (informer != null) {
-      informer.addPreviousAnnotation(previous.map(p -> p.getMetadata().getResourceVersion()).orElse(null), desired);
-    }
+    known(desired).ifPresent(known -> known.beforeWrite(desired, previous));
   }
 
+  /** The informer of this object's kind, as the applier reads and tells it; empty for a kind not watched here. */
   @SuppressWarnings("unchecked")
-  private <T extends HasMetadata> void rememberTyped(T applied, Optional<HasMetadata> previous) {
-    T cached = applied instanceof Secret s ? (T) SecretMetadataStore.metadataOnly(s) : applied;
-    InformerEventSource<T, Controller> informer = (InformerEventSource<T, Controller>) owned.get(applied.getClass());
-    if (informer == null) {
-      return;
-    }
-    ResourceID id = ResourceID.fromResource(applied);
-    if (previous.isPresent()) {
-      informer.handleRecentResourceUpdate(id, cached, (T) previous.get());
-    } else {
-      informer.handleRecentResourceCreate(id, cached);
-    }
+  private Optional<KnownObjects> known(HasMetadata object) {
+    Class<HasMetadata> kind = (Class<HasMetadata>) object.getClass();
+    InformerEventSource<HasMetadata, Controller> informer =
+        (InformerEventSource<HasMetadata, Controller>) (InformerEventSource<?, Controller>) owned.get(kind);
+    return Optional.ofNullable(informer).map(i -> KnownObjects.in(i, kind));
   }
 
   @Override

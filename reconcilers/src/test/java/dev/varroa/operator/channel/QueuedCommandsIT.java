@@ -126,8 +126,8 @@ class QueuedCommandsIT {
       // twice the ack wait more: a redelivery would have reached the mite by now
       await().during(ACK_WAIT.multipliedBy(2)).atMost(ACK_WAIT.multipliedBy(3))
           .until(() -> stream.commands().size() == 1);
-      assertThat(channel.queue().lastResult(mite.identity())).get()
-          .satisfies(last -> assertThat(last.getResult().getCommandId()).isEqualTo(stream.commands().get(0)
+      assertThat(channel.queue().lastFinished(mite.identity())).get()
+          .satisfies(last -> assertThat(last.published().getResult().getCommandId()).isEqualTo(stream.commands().get(0)
               .getCommandId()));
       // the Controller's next pass puts it in status (QueuedCommandFailed, ControllerStatusAggregatorTest)
       assertThat(channel.queue().lastFinished(mite.identity())).get()
@@ -197,8 +197,8 @@ class QueuedCommandsIT {
       String jwt = relayed.getJenkinsToken().getJwt();
       assertThat(SignedJWT.parse(jwt).getJWTClaimsSet().getAudience()).containsExactly(mite.identity().toString());
       assertThat(jwt).isNotEqualTo(desired.getDesiredState().getJenkinsToken().getJwt());
-      CommandResult result = await().atMost(WAIT).until(() -> channel.queue().lastResult(mite.identity()),
-          last -> last.isPresent()).orElseThrow().getResult();
+      CommandResult result = await().atMost(WAIT).until(() -> channel.queue().lastFinished(mite.identity()),
+          last -> last.isPresent()).orElseThrow().published().getResult();
       assertThat(result.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
       assertThat(result.getCommandId()).startsWith("jenkins-token-grant-");
       assertThat(result.getMessage()).doesNotContain(jwt);
