@@ -125,19 +125,7 @@ public final class DashboardBenchmark {
     teardown.then(bus::close);
     BusTopology.ensureActivity(bus);
 
-    // The operator's side, as VarroaOperator.registerCluster wires it.
-    SharedIndexInformer<Controller> cache = client.resources(Controller.class).inAnyNamespace().inform();
-    teardown.then(cache::close);
-    await("the informer holds every Controller", () -> cache.getStore().list().size() == count
-        && cache.getStore().list().stream().filter(c -> c.getStatus() != null).count() == withStatus(count));
-    ControllerListResponder responder = new ControllerListResponder(bus, CLUSTER, cache.getStore()::list);
-    responder.start();
-    teardown.then(responder::close);
-    String kubernetesVersion = client.getKubernetesVersion().getGitVersion();
-    ClusterBeacon beacon = new ClusterBeacon(() -> bus, CLUSTER, ClusterRole.CORE, () -> kubernetesVersion,
-        cache.getStore()::list, Clock.systemUTC());
-    beacon.start();
-    teardown.then(beacon::close);
+    operatorSide(teardown, bus, client, CLUSTER, ClusterRole.CORE, count);
     AccessPolicyPublisher policy = new AccessPolicyPublisher(() -> bus, client, Clock.systemUTC());
     policy.start();
     teardown.then(policy::close);
@@ -158,6 +146,23 @@ public final class DashboardBenchmark {
     System.out.printf("BFF %s, %s, NATS %s, issuer %s%n", bff, BFF_JVM_FLAGS, nats.value().url(),
         oidc.value().issuer());
     return new Stack("http://127.0.0.1:" + port, oidc.value(), callback, bus, bff, new ProcessGauge(bff.pid()));
+  }
+
+  /** One cluster's operator side of the bus, as VarroaOperator.registerCluster wires it: list responder and beacon. */
+  static void operatorSide(Teardown teardown, Connection bus, KubernetesClient client, String cluster, ClusterRole role,
+      int count) throws Exception {
+    SharedIndexInformer<Controller> cache = client.resources(Controller.class).inAnyNamespace().inform();
+    teardown.then(cache::close);
+    await("the informer of " + cluster + " holds every Controller", () -> cache.getStore().list().size() == count
+        && cache.getStore().list().stream().filter(c -> c.getStatus() != null).count() == withStatus(count));
+    ControllerListResponder responder = new ControllerListResponder(bus, cluster, cache.getStore()::list);
+    responder.start();
+    teardown.then(responder::close);
+    String kubernetesVersion = client.getKubernetesVersion().getGitVersion();
+    ClusterBeacon beacon = new ClusterBeacon(() -> bus, cluster, role, () -> kubernetesVersion,
+        cache.getStore()::list, Clock.systemUTC());
+    beacon.start();
+    teardown.then(beacon::close);
   }
 
   private static void run(Teardown teardown, int count, int streamCount, Map<String, String> figures)
@@ -204,12 +209,12 @@ public final class DashboardBenchmark {
     figures.put("bff_rss_" + streamCount + "_sse_streams", streamingRss + " KiB");
   }
 
-  private static int withStatus(int count) {
+  static int withStatus(int count) {
     return count - count / 4;
   }
 
   /** Namespaces team-00.., Controllers spread over them; three in four get a status the operator would write. */
-  private static void createFleet(KubernetesClient client, int count) throws Exception {
+  static void createFleet(KubernetesClient client, int count) throws Exception {
     for (int n = 0; n < NAMESPACES; n++) {
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace(n)).endMetadata()
           .build()).create();
@@ -488,7 +493,7 @@ public final class DashboardBenchmark {
     }
   }
 
-  private static void await(String what, BooleanSupplier done) throws InterruptedException {
+  static void await(String what, BooleanSupplier done) throws InterruptedException {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -498,7 +503,7 @@ public final class DashboardBenchmark {
     }
   }
 
-  private static double millis(Duration duration) {
+  static double millis(Duration duration) {
     return duration.toNanos() / 1e6;
   }
 
