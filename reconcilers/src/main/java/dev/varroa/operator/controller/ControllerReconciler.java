@@ -25,6 +25,7 @@ import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
 import dev.varroa.protocol.bus.v1.MiteRoute;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,6 +35,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
@@ -154,10 +156,10 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
 
     ControllerInputResolver.Gathered gathered = PassStep.INPUTS.run(() -> inputs(controller));
     if (gathered instanceof ControllerInputResolver.Blocked blocked) {
-      return write(controller, previous, seen.blockedBy(blocked.message()));
+      return write(controller, context, previous, seen.blockedBy(blocked.message()));
     }
     if (gathered instanceof ControllerInputResolver.WaitingForBundle waiting) {
-      return write(controller, previous, seen.waitingFor(waiting.bundleName()));
+      return write(controller, context, previous, seen.waitingFor(waiting.bundleName()));
     }
     ControllerInputs inputs = ((ControllerInputResolver.Ready) gathered).inputs();
 
@@ -170,7 +172,8 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     Optional<WorkloadApplier.Refusal> refused = PassStep.APPLY.run(() -> new WorkloadApplier(client, caches)
         .apply(controller, rendered.objects(), home.workload()));
     if (refused.isPresent()) {
-      UpdateControl<Controller> control = write(controller, previous, seen.blockedBy(refused.get().message()));
+      UpdateControl<Controller> control = write(controller, context, previous,
+          seen.blockedBy(refused.get().message()));
       return refused.get().retry().map(control::rescheduleAfter).orElse(control);
     }
     Workload workload = workload(inputs, rendered);
@@ -178,7 +181,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     ChannelDeliverer.Delivered delivered = PassStep.DELIVERY.run(() -> deliver(client, controller, inputs, rendered,
         workload.pod(), previous));
     if (delivered.blocked().isPresent()) {
-      return write(controller, previous, seen.blockedBy(delivered.blocked().get()));
+      return write(controller, context, previous, seen.blockedBy(delivered.blocked().get()));
     }
     seen = seen.withMite(delivered.mite());
     Hibernator.Outcome hibernated = PassStep.HIBERNATION.run(() -> hibernation.complete(client, controller, parking));
@@ -190,7 +193,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     seen = seen.withHibernation(hibernated).withBackup(backup);
 
     passes.incrementAndGet();
-    UpdateControl<Controller> control = write(controller, previous, seen);
+    UpdateControl<Controller> control = write(controller, context, previous, seen);
     Optional<Duration> recheck = Stream.of(delivered.recheck(), hibernated.recheck(), sweep, backup.recheck())
         .reduce(Optional.empty(), ControllerReconciler::sooner);
     return home.recheckBefore(recheck).map(control::rescheduleAfter).orElse(control);
@@ -370,16 +373,21 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
    * The pass's one status write: the aggregator's status, patched only when it changed. Inputs that can block a pass
    * are watched, so a block ends when its cause changes, not on a timer.
    */
-  private UpdateControl<Controller> write(Controller controller, ControllerStatus previous, Observation seen) {
+  private UpdateControl<Controller> write(Controller controller, Context<Controller> context, ControllerStatus previous,
+      Observation seen) {
     ControllerStatus status = ControllerStatusAggregator.aggregate(previous, seen, clock.instant());
     if (StatusComparison.same(previous, status)) {
       return UpdateControl.noUpdate();
     }
     activity.statusWritten(controller, previous, status);
-    controller.setStatus(status);
-    // Only this reconciler writes status: apply it without the resourceVersion of a cache that may lag
-    // our own last patch, so a pass right after another does not end in a 409 and a retry.
-    controller.getMetadata().setResourceVersion(null);
-    return UpdateControl.patchStatus(controller);
+    Controller written = new Controller();
+    written.setMetadata(new ObjectMetaBuilder().withName(controller.getMetadata().getName())
+        .withNamespace(controller.getMetadata().getNamespace()).build());
+    written.setStatus(status);
+    // The informer's copy lags our own patch: cached, the next pass compares against what this one wrote and does
+    // not write the same status again; a conflict with a stale copy waits for the cache and applies once more.
+    PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(controller, written, context);
+    return UpdateControl.noUpdate();
   }
+
 }
