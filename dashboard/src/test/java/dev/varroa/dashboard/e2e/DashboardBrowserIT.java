@@ -247,10 +247,12 @@ class DashboardBrowserIT {
   @Test
   @Order(9)
   void theOverviewUsesTheWidthAndEveryPageIsPhotographedAtBothSizes() throws Exception {
-    // an applied desired state as the operator announces it: its summary carries the full digest
-    String digest = api("/controllers/ci/team-a").path("desiredBundleDigest").asText();
-    assertThat(digest).startsWith("sha256:");
-    activity.controller("ci", "team-a", "controller.apply_succeeded", "desired state " + digest + " applied",
+    // an applied desired state as the operator announces it: its summary carries the full digest (sandbox's: an
+    // earlier test broke team-a's bundle reference)
+    await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/controllers/ci/sandbox")
+        .path("desiredBundleDigest").asText()).startsWith("sha256:"));
+    String digest = api("/controllers/ci/sandbox").path("desiredBundleDigest").asText();
+    activity.controller("ci", "sandbox", "controller.apply_succeeded", "desired state " + digest + " applied",
         Map.of("bundleDigest", digest));
     await().atMost(DEADLINE).until(() -> api("/activity?limit=15").toString().contains(digest + " applied"));
     String runId = api("/runs?namespace=ci&controller=team-a").path("items").get(0).path("runId").asText();
