@@ -1,4 +1,5 @@
 import { RelTime } from './common';
+import { DigestText } from './Digest';
 import { controllerHref } from '../router';
 import type { ActivityEvent } from '../types';
 
@@ -18,7 +19,9 @@ export function Timeline({ events, label, now }: { events: ActivityEvent[]; labe
               <span>{event.cluster} (installation)</span>
             )}
           </span>
-          <span class="summary">{event.summary}</span>
+          <span class="summary">
+            <DigestText text={event.summary} />
+          </span>
           {event.actor ? <span class="actor muted">by {event.actor}</span> : null}
         </li>
       ))}

@@ -4,8 +4,12 @@ import { fixMessage, needsAttention, PHASES } from '../attention';
 import { mergeActivity } from '../activity';
 import { useClusters } from '../clusters';
 import { ClusterWarnings } from '../components/ClusterWarnings';
+import { BuildsPerHour, QueueToStart } from '../components/BuildCharts';
 import { AttentionBadge, Empty, ErrorNote, LiveIndicator, Loading, PageHeading } from '../components/common';
+import { DigestText } from '../components/Digest';
 import { Timeline } from '../components/Timeline';
+import type { RunStatistics } from '../buildStats';
+import '../overview.css';
 import { subscribeActivity, useActivityRefresh, useNow, usePolling } from '../live';
 import { BASE, controllerHref } from '../router';
 import type { ActivityEvent, ControllerDetail, ControllerList, ControllerRow } from '../types';
@@ -13,6 +17,8 @@ import type { ActivityEvent, ControllerDetail, ControllerList, ControllerRow } f
 /** The fix messages come from each controller's detail; only this many are asked for. */
 const DETAILS_FOR_ATTENTION = 50;
 const RECENT_ACTIVITY = 15;
+/** The hourly figures move slowly: once a minute is enough. */
+const STATISTICS_INTERVAL_MS = 60_000;
 
 function rowKey(row: ControllerRow) {
   return `${row.cluster}/${row.namespace}/${row.name}`;
@@ -24,6 +30,7 @@ export function OverviewPage() {
   const { reportListStatus } = useClusters();
   const now = useNow();
   const list = polled.data;
+  const statistics = usePolling(() => getJson<RunStatistics>('/statistics/runs'), 'run-statistics', STATISTICS_INTERVAL_MS);
   useEffect(() => {
     if (list) reportListStatus(list.clusters ?? []);
   }, [list, reportListStatus]);
@@ -72,13 +79,13 @@ export function OverviewPage() {
   const phases = [...PHASES, ...Object.keys(counts).filter((p) => !(PHASES as readonly string[]).includes(p))];
 
   return (
-    <>
+    <div class="overview-page">
       <PageHeading title="Overview">
         <LiveIndicator updatedAt={polled.updatedAt} staleSince={polled.staleSince} error={polled.error} />
       </PageHeading>
       {list ? <ClusterWarnings statuses={list.clusters ?? []} /> : null}
       {polled.error && !list ? <ErrorNote what="the controllers" error={polled.error} /> : null}
-      <div class="overview-grid">
+      <div class="overview-layout">
         <section class="card attention-card" aria-labelledby="h-attention">
           <h2 id="h-attention">Needs attention</h2>
           {!list && !polled.error ? <Loading what="controllers" /> : null}
@@ -97,14 +104,16 @@ export function OverviewPage() {
                       {row.namespace}/{row.name}
                     </a>
                     <span class="muted">{row.cluster}</span>
-                    <p class="fix">{message || (known ? 'See the conditions on the controller page.' : '…')}</p>
+                    <p class="fix">
+                      {message ? <DigestText text={message} /> : known ? 'See the conditions on the controller page.' : '…'}
+                    </p>
                   </li>
                 );
               })}
             </ol>
           ) : null}
         </section>
-        <section class="card" aria-labelledby="h-phases">
+        <section class="card phases-card" aria-labelledby="h-phases">
           <h2 id="h-phases">Controllers by phase</h2>
           {list ? (
             <ul class="phase-counts" aria-label="Controllers by phase">
@@ -127,6 +136,12 @@ export function OverviewPage() {
             </p>
           ) : null}
         </section>
+        <section class="card charts-card" aria-labelledby="h-builds">
+          <h2 id="h-builds">Builds per hour, last 24 hours</h2>
+          <StatisticsBody polled={statistics.data} error={statistics.error} draw={(s) => <BuildsPerHour stats={s} />} />
+          <h2 id="h-queue">Queue to start, across the fleet</h2>
+          <StatisticsBody polled={statistics.data} error={statistics.error} draw={(s) => <QueueToStart stats={s} />} />
+        </section>
         <section class="card recent-card" aria-labelledby="h-recent">
           <h2 id="h-recent">Recent activity</h2>
           {recent.length ? (
@@ -143,6 +158,21 @@ export function OverviewPage() {
           </p>
         </section>
       </div>
-    </>
+    </div>
   );
+}
+
+/** A chart once the figures arrived; why not, otherwise (no record store, no permission, store down). */
+function StatisticsBody({
+  polled,
+  error,
+  draw,
+}: {
+  polled: RunStatistics | undefined;
+  error: Error | undefined;
+  draw: (stats: RunStatistics) => preact.ComponentChildren;
+}) {
+  if (!polled) return error ? <ErrorNote what="the build figures" error={error} /> : <Loading what="build figures" />;
+  if (!polled.recordStore) return <Empty>No build history: the record store is not enabled.</Empty>;
+  return <>{draw(polled)}</>;
 }

@@ -79,6 +79,12 @@ public final class ReadApiServlet extends HttpServlet {
           notFound(request);
         }
       }
+      case "statistics" -> exactly(path, 2, () -> {
+        if (!"runs".equals(path.get(1))) {
+          notFound(request);
+        }
+        ok(response, reads.runStatistics(caller, query));
+      });
       case "search" -> exactly(path, 1, () -> ok(response, reads.search(caller, query)));
       case "activity" -> {
         if (path.size() == 1) {

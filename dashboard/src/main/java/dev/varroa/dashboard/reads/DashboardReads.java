@@ -238,6 +238,24 @@ public final class DashboardReads {
     return out;
   }
 
+  /**
+   * Builds per hour by result and queue-to-start p50/p95 over the last {@code hours} (default 24), counting only the
+   * runs of Controllers the caller may list runs of; recordStore: false (no hours) without the build record store.
+   */
+  public Map<String, Object> runStatistics(Caller caller, Parameters query) throws ReadRefused {
+    int hours = query.integer("hours", dev.varroa.dashboard.records.BuildStatistics.DEFAULT_HOURS, 1,
+        dev.varroa.dashboard.records.BuildStatistics.MAX_HOURS);
+    Grants grants = grants(caller);
+    Permission list = Permission.of(Permission.LIST, Permission.RUNS);
+    require(grants, list);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("recordStore", records.enabled());
+    if (records.enabled()) {
+      out.putAll(records.buildStatistics(clock.instant(), hours, allowed(grants, list, labels(controllerList()))));
+    }
+    return out;
+  }
+
   /** One run with its stages and tests. */
   public Map<String, Object> run(Caller caller, String runId) throws ReadRefused {
     return authorizedRun(caller, runId, Permission.of(Permission.GET, Permission.RUNS)).body();

@@ -46,6 +46,12 @@ public class RecordReads {
     return Optional.empty();
   }
 
+  /** Builds per hour by result and queue-to-start p50/p95 over the allowed Controllers' runs; null without a store. */
+  public Map<String, Object> buildStatistics(Instant now, int hours, Predicate<DashboardReads.ControllerKey> allowed)
+      throws ReadRefused {
+    return null;
+  }
+
   public List<Map<String, Object>> searchRuns(String needle, Predicate<DashboardReads.ControllerKey> allowed)
       throws ReadRefused {
     return List.of();

@@ -3,6 +3,7 @@ package dev.varroa.dashboard.reads;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.varroa.dashboard.records.Backfill;
+import dev.varroa.dashboard.records.BuildStatistics;
 import dev.varroa.dashboard.records.ControllerScope;
 import dev.varroa.dashboard.records.InvalidParameterException;
 import dev.varroa.dashboard.records.RecordLookup;
@@ -79,6 +80,18 @@ public final class StoredRecordReads extends RecordReads {
       body.put("tests", run.tests() == null ? null : view(run.tests()));
       return Optional.of(new RunView(new DashboardReads.ControllerKey(run.run().cluster(), run.run().namespace(),
           run.run().controller()), body));
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public Map<String, Object> buildStatistics(java.time.Instant now, int hours,
+      Predicate<DashboardReads.ControllerKey> allowed) throws ReadRefused {
+    try {
+      return BuildStatistics.view(runs.statistics().hourly(now, hours, scopes(allowed)));
+    } catch (InvalidParameterException e) {
+      throw ReadRefused.badParameter(e.parameter(), e.getMessage());
     } catch (SQLException e) {
       throw unavailable(e);
     }

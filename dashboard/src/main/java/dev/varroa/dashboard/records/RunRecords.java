@@ -37,6 +37,11 @@ public final class RunRecords {
     this.dataSource = dataSource;
   }
 
+  /** The hourly figures over the same table (GET /statistics/runs). */
+  public BuildStatistics statistics() {
+    return new BuildStatistics(dataSource);
+  }
+
   /** Up to {@code query.limit()} runs matching the query that {@code allowed} accepts, newest first. */
   public List<RunItem> runs(RunQuery query, Predicate<ControllerScope> allowed) throws SQLException {
     StringBuilder where = new StringBuilder(" WHERE true");

@@ -69,6 +69,8 @@ class DashboardBrowserIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   static final Path SCREENSHOTS = Path.of("target", "e2e-screenshots").toAbsolutePath();
+  /** Every page at 1280x720 and 1920x1080, kept as a build artifact (docs/testing.md). */
+  static final Path PAGES = Path.of("target", "screenshots").toAbsolutePath();
   private static final String USER = "alice";
   /** The return_to script logs in some forty times within a minute or two, all from this machine. */
   private static final int LOGINS_PER_MINUTE = 600;
@@ -240,5 +242,35 @@ class DashboardBrowserIT {
   @Order(8)
   void logoutIsTheHeadersButtonAndALinkOnlyAsksToConfirm() throws Exception {
     passes(script(Map.of()).run("logout.mjs"));
+  }
+
+  @Test
+  @Order(9)
+  void theOverviewUsesTheWidthAndEveryPageIsPhotographedAtBothSizes() throws Exception {
+    // an applied desired state as the operator announces it: its summary carries the full digest (sandbox's: an
+    // earlier test broke team-a's bundle reference)
+    await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/controllers/ci/sandbox")
+        .path("desiredBundleDigest").asText()).startsWith("sha256:"));
+    String digest = api("/controllers/ci/sandbox").path("desiredBundleDigest").asText();
+    activity.controller("ci", "sandbox", "controller.apply_succeeded", "desired state " + digest + " applied",
+        Map.of("bundleDigest", digest));
+    await().atMost(DEADLINE).until(() -> api("/activity?limit=15").toString().contains(digest + " applied"));
+    String runId = api("/runs?namespace=ci&controller=team-a").path("items").get(0).path("runId").asText();
+    BusTopology.ensureClusters(operatorBus);
+    // a second registered cluster, so the strip shows
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("us-2", ClusterPresence.newBuilder().setName("us-2")
+        .setRole("member").setOperatorVersion("0.1.0").setKubernetesVersion("v1.34.4")
+        .setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
+    try {
+      passes(script(Map.of("VARROA_E2E_RUN", runId, "VARROA_E2E_DIGEST", digest, "VARROA_E2E_PAGES",
+          PAGES.toString())).run("overview-layout.mjs"));
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("us-2");
+    }
+    for (String page : List.of("overview", "controllers", "controller", "run", "activity", "clusters")) {
+      for (String size : List.of("1280x720", "1920x1080")) {
+        assertThat(PAGES.resolve(page + "-" + size + ".png")).isNotEmptyFile();
+      }
+    }
   }
 }
