@@ -60,6 +60,11 @@ public final class SealedCommands {
     };
   }
 
+  /** True when the command holds a seal. */
+  public static boolean isSealed(Command command) {
+    return command.getDesiredState().hasSealedSecrets() || command.getReplayDelivery().hasSealed();
+  }
+
   /** The command as its sender wrote it, its seals opened; a command without seals is returned as is. */
   public static Command open(Command command, List<OpeningKey> keys) throws SealRefusedException {
     String id = command.getCommandId();
