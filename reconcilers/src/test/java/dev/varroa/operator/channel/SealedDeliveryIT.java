@@ -19,11 +19,14 @@ import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.ProtocolVersion;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
+import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
+import dev.varroa.protocol.bus.v1.JenkinsTokenGrantRequest;
 import dev.varroa.protocol.bus.v1.MiteRoute;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.DesiredState;
 import dev.varroa.protocol.mite.v1.File;
+import dev.varroa.protocol.seal.OpeningKey;
 import dev.varroa.protocol.seal.SealedCommands;
 import dev.varroa.protocol.seal.SealingCertificate;
 import dev.varroa.protocol.seal.SecretSeal;
@@ -46,13 +49,20 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
 import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,6 +72,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.commons.io.output.TeeOutputStream;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -241,6 +254,51 @@ class SealedDeliveryIT {
     assertThat(refused.getMessage()).contains(SecretSeal.keyId(oldKey), SecretSeal.keyId(newKey),
         "nothing was applied");
     assertThat(Files.readString(second.secretsDirectory().resolve("RUNNER_SSH_KEY"))).isEqualTo(SECRET_VALUE);
+  }
+
+  @Test
+  void aJenkinsTokenGrantIsSealedToTheAskingStreamsKeyAndRefusedForACertificateTheCaDidNotSign(KubeApiServer kube)
+      throws Exception {
+    KubernetesClient client = kube.client();
+    Controller controller = controller(client, "granted");
+    ControllerIdentity id = identity(controller);
+    PodPlayer pod = play(client, controller, "granted");
+    await().atMost(DEADLINE).until(() -> secretApplied(pod));
+    MiteRoute route = route(id);
+
+    // asked as the gateway asks for a mite whose token runs out: naming the stream's certificate
+    JenkinsTokenGrant grant = JenkinsTokenGrant.parseFrom(tap.request(BusNames.jenkinsTokenRequests(CLUSTER),
+        JenkinsTokenGrantRequest.newBuilder().setController(id.toRef()).setCertificatePem(route.getCertificatePem())
+            .setProtocolVersion(route.getProtocolVersion()).build().toByteArray(), DEADLINE).getData());
+
+    assertThat(grant.getRefusal()).isEmpty();
+    assertThat(grant.getToken().getJwt()).isEmpty();
+    // the mite's key, from its identity folder (the pod's memory volume), opens it
+    OpeningKey miteKey = OpeningKey.of(SealingCertificate.verify(route.getCertificatePem(), ca.certificatePem(), id,
+        Instant.now(), "the route"), privateKey(work.resolve("pods").resolve("granted").resolve("identity")));
+    String jwt = SealedCommands.open(grant.getToken(), List.of(miteKey)).getJwt();
+    assertThat(jwt.split("\\.")).hasSize(3);
+    assertThat(contains(trafficBytes(), jwt)).isFalse();
+
+    // a certificate for the same controller from a CA the operator does not hold gets no token, sealed or not
+    CertificateAuthority stranger = CertificateAuthority.generate("not the Varroa CA", Duration.ofDays(1));
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+    generator.initialize(new ECGenParameterSpec("secp256r1"));
+    KeyPair forgedKey = generator.generateKeyPair();
+    String forged = stranger.signClientCertificate(new JcaPKCS10CertificationRequestBuilder(
+        new X500Name("CN=forged"), forgedKey.getPublic()).build(new JcaContentSignerBuilder("SHA256withECDSA")
+        .build(forgedKey.getPrivate())), id, Instant.now()).certificateChainPem();
+    JenkinsTokenGrant refused = JenkinsTokenGrant.parseFrom(tap.request(BusNames.jenkinsTokenRequests(CLUSTER),
+        JenkinsTokenGrantRequest.newBuilder().setController(id.toRef()).setCertificatePem(forged)
+            .setProtocolVersion(ProtocolVersion.SEALED_SECRETS).build().toByteArray(), DEADLINE).getData());
+    assertThat(refused.hasToken()).isFalse();
+    assertThat(refused.getRefusal()).contains("is not signed by the Varroa CA");
+  }
+
+  private static PrivateKey privateKey(Path identityDirectory) throws Exception {
+    String pem = Files.readString(identityDirectory.resolve("client.key"), StandardCharsets.US_ASCII);
+    byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+    return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
   }
 
   private PodPlayer play(KubernetesClient client, Controller controller, String name) throws Exception {
