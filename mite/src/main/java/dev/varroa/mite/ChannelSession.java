@@ -377,7 +377,7 @@ final class ChannelSession implements AutoCloseable {
       try {
         token = SealedCommands.open(sent, openingKeys());
       } catch (SealRefusedException e) {
-        // the mite asks again at its next tick; the operator seals the answer to this stream's key
+        // the mite asks again within a minute while its token is due; the answer is sealed to this stream's key
         LOG.warn("event=jenkins_token_seal_refused reason={} detail=\"{}\"", e.reason(), e.getMessage());
         return;
       }

@@ -116,22 +116,34 @@ public final class ControlChannel implements AutoCloseable {
       JenkinsTokenGrantRequest request = JenkinsTokenGrantRequest.parseFrom(message.getData());
       ControllerIdentity controller = ControllerIdentity.of(request.getController());
       if (controllerExists.test(controller)) {
-        // sealed to the asking stream's key: the reply crosses NATS and the gateway
-        grant = JenkinsTokenGrant.newBuilder().setToken(sealer.seal(controller, request.getProtocolVersion(),
-            request.getCertificatePem(), jenkinsTokens.issue(controller, clock.instant()))).build();
-        LOG.info("event=jenkins_token_granted controller={} sealed={}", controller.routeKey(),
-            grant.getToken().hasSealedJwt());
+        grant = sealedGrant(controller, request);
       } else {
         grant = JenkinsTokenGrant.newBuilder().setRefusal("no Controller " + controller.routeKey() + " with UID "
             + controller.uid() + " exists").build();
         LOG.info("event=jenkins_token_refused controller={} reason=unknown_controller", controller.routeKey());
       }
     } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
-      // also a token that could not be sealed to the asking stream: never sent in the clear to a protocol 2 mite
-      grant = JenkinsTokenGrant.newBuilder().setRefusal("token request not answered: " + e.getMessage()).build();
+      grant = JenkinsTokenGrant.newBuilder().setRefusal("malformed token request: " + e.getMessage()).build();
     }
     if (message.getReplyTo() != null) {
       nats.publish(message.getReplyTo(), grant.toByteArray());
+    }
+  }
+
+  /** A token sealed to the asking stream's key, for the reply crosses NATS and the gateway; or why there is none. */
+  private JenkinsTokenGrant sealedGrant(ControllerIdentity controller, JenkinsTokenGrantRequest request) {
+    try {
+      JenkinsTokenGrant grant = JenkinsTokenGrant.newBuilder().setToken(sealer.seal(controller,
+          request.getProtocolVersion(), request.getCertificatePem(), jenkinsTokens.issue(controller, clock.instant())))
+          .build();
+      LOG.info("event=jenkins_token_granted controller={} sealed={}", controller.routeKey(),
+          grant.getToken().hasSealedJwt());
+      return grant;
+    } catch (IllegalArgumentException e) {
+      // never a clear token to a stream that speaks protocol 2
+      LOG.warn("event=jenkins_token_refused controller={} reason=not_sealed error=\"{}\"", controller.routeKey(),
+          e.getMessage());
+      return JenkinsTokenGrant.newBuilder().setRefusal("no token, it could not be sealed: " + e.getMessage()).build();
     }
   }
 
