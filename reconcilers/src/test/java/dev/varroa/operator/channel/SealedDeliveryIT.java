@@ -43,6 +43,7 @@ import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import io.nats.client.api.KeyValueEntry;
+import io.nats.client.api.KeyValueOperation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -224,6 +225,11 @@ class SealedDeliveryIT {
     first.close();
     client.pods().inNamespace(NAMESPACE).withName(podName).withGracePeriod(0).delete();
     await().atMost(DEADLINE).until(() -> client.pods().inNamespace(NAMESPACE).withName(podName).get() == null);
+    // the gateway released the old stream's route: no later push can be sealed to the old key
+    await().atMost(DEADLINE).until(() -> {
+      KeyValueEntry entry = tap.keyValue(BusNames.MITE_ROUTES_BUCKET).get(id.routeKey());
+      return entry == null || entry.getOperation() != KeyValueOperation.PUT;
+    });
     int sentBefore = desiredStatesSentTo(id).size();
     PodPlayer second = play(client, controller, "restarted-again");
     await().atMost(DEADLINE).until(() -> {
