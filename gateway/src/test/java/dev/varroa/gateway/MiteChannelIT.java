@@ -10,6 +10,7 @@ import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.command.QueuedCommandNotices;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.ProtocolVersion;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
 import dev.varroa.protocol.bus.v1.GatewayPresence;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
@@ -171,6 +172,9 @@ class MiteChannelIT {
       assertThat(route.getCertificateNotAfterEpochMillis()).isEqualTo(certificate.getNotAfter().getTime());
       assertThat(route.getObserved().getJenkinsVersion()).isEqualTo("2.500");
       assertThat(route.getStreamDegraded()).isFalse();
+      // the certificate the stream presents, whose key the operator seals the mite's secrets to
+      assertThat(RegistrationIT.parseChain(route.getCertificatePem())).containsExactly(certificate);
+      assertThat(route.getProtocolVersion()).isEqualTo(ProtocolVersion.CURRENT);
 
       stream.completeStream();
       await().atMost(Duration.ofSeconds(10)).until(() -> readRoute(mite.identity()) == null);

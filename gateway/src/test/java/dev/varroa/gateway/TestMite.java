@@ -6,6 +6,7 @@ import dev.varroa.protocol.ProtocolVersion;
 import dev.varroa.protocol.mite.v1.RegisterRequest;
 import dev.varroa.protocol.mite.v1.RegisterResponse;
 import dev.varroa.protocol.mite.v1.RegistrationGrpc;
+import dev.varroa.protocol.seal.OpeningKey;
 import io.grpc.ManagedChannel;
 import com.google.protobuf.ByteString;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,11 @@ public record TestMite(ControllerIdentity identity, MiteKeys keys, String chainP
     } finally {
       channel.shutdownNow();
     }
+  }
+
+  /** The key the operator seals this mite's secrets to, with its private half: what the real mite opens them with. */
+  public OpeningKey openingKey() {
+    return OpeningKey.of(keys.keys().getPublic(), keys.keys().getPrivate());
   }
 
   /** Opens MiteChannel/Connect to this gateway with the mite's certificate; no message sent yet. */

@@ -8,6 +8,7 @@ import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.Heartbeat;
 import dev.varroa.protocol.mite.v1.Hello;
+import dev.varroa.protocol.mite.v1.JenkinsToken;
 import dev.varroa.protocol.mite.v1.JenkinsTokenRequest;
 import dev.varroa.protocol.mite.v1.MiteChannelGrpc;
 import dev.varroa.protocol.mite.v1.MiteMessage;
@@ -15,6 +16,9 @@ import dev.varroa.protocol.mite.v1.ObservedState;
 import dev.varroa.protocol.mite.v1.RenewRequest;
 import dev.varroa.protocol.mite.v1.RenewResponse;
 import dev.varroa.protocol.mite.v1.Welcome;
+import dev.varroa.protocol.seal.OpeningKey;
+import dev.varroa.protocol.seal.SealRefusedException;
+import dev.varroa.protocol.seal.SealedCommands;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -305,12 +309,7 @@ final class ChannelSession implements AutoCloseable {
         case WELCOME -> welcome(message.getWelcome());
         case COMMAND -> command(message.getCommand());
         case RENEWED -> renewed(message.getRenewed());
-        case JENKINS_TOKEN -> {
-          if (bearer.update(message.getJenkinsToken())) {
-            LOG.info("event=jenkins_token_received expires_at={}",
-                Instant.ofEpochMilli(message.getJenkinsToken().getExpiresAtEpochMillis()));
-          }
-        }
+        case JENKINS_TOKEN -> jenkinsToken(message.getJenkinsToken());
         case EVENTS_ACK, CLAIM_ANSWER, LOG_APPEND_ANSWER -> users.forEach(user -> user.received(message));
         case BODY_NOT_SET -> LOG.debug("event=gateway_message_ignored reason=unknown_body");
       }
@@ -354,8 +353,49 @@ final class ChannelSession implements AutoCloseable {
 
     private void command(Command command) {
       send(MiteMessage.newBuilder().setAck(CommandAck.newBuilder().setCommandId(command.getCommandId())).build());
-      LOG.info("event=command_received command_id={} kind={}", command.getCommandId(), command.getKindCase());
-      commands.submit(command, this);
+      LOG.info("event=command_received command_id={} kind={} sealed={}", command.getCommandId(), command.getKindCase(),
+          SealedCommands.isSealed(command));
+      Command opened;
+      try {
+        opened = SealedCommands.open(command, openingKeys());
+      } catch (SealRefusedException e) {
+        // nothing of it is applied; a seal to another key is re-sent by the operator sealed to this stream's key
+        CommandResult.Outcome outcome = e.reason() == SealRefusedException.Reason.OTHER_KEY
+            ? CommandResult.Outcome.SEALED_TO_OTHER_KEY : CommandResult.Outcome.REJECTED;
+        LOG.warn("event=command_seal_refused command_id={} outcome={} detail=\"{}\"", command.getCommandId(), outcome,
+            e.getMessage());
+        deliver(CommandResult.newBuilder().setCommandId(command.getCommandId()).setOutcome(outcome)
+            .setMessage(e.getMessage()).setBundleDigest(command.getDesiredState().getBundleDigest())
+            .setFinishedAtEpochMillis(clock.millis()).build());
+        return;
+      }
+      commands.submit(opened, this);
+    }
+
+    private void jenkinsToken(JenkinsToken sent) {
+      JenkinsToken token;
+      try {
+        token = SealedCommands.open(sent, openingKeys());
+      } catch (SealRefusedException e) {
+        // the mite asks again within a minute while its token is due; the answer is sealed to this stream's key
+        LOG.warn("event=jenkins_token_seal_refused reason={} detail=\"{}\"", e.reason(), e.getMessage());
+        return;
+      }
+      if (bearer.update(token)) {
+        LOG.info("event=jenkins_token_received expires_at={} sealed={}",
+            Instant.ofEpochMilli(token.getExpiresAtEpochMillis()), sent.hasSealedJwt());
+      }
+    }
+
+    /** This stream's key (what its route names), and the renewed one once there is one. */
+    private List<OpeningKey> openingKeys() {
+      List<OpeningKey> keys = new ArrayList<>();
+      keys.add(OpeningKey.of(id.certificate().getPublicKey(), id.key()));
+      MiteIdentity held = identity;
+      if (held != null && held != id) {
+        keys.add(OpeningKey.of(held.certificate().getPublicKey(), held.key()));
+      }
+      return keys;
     }
 
     @Override

@@ -201,7 +201,7 @@ final class QueuedCommandDrain {
         progressInterval.toMillis(), progressInterval.toMillis(), TimeUnit.MILLISECONDS);
     QueuedTokenGrants.Answer answer;
     try {
-      answer = grants.request(controller);
+      answer = grants.request(session);
     } finally {
       progress.cancel(false);
     }

@@ -7,6 +7,7 @@ import dev.varroa.protocol.bus.ActivityPublisher;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrantRequest;
+import dev.varroa.gateway.stream.MiteSession;
 import dev.varroa.protocol.bus.v1.QueuedCommand;
 import dev.varroa.protocol.mite.v1.JenkinsToken;
 import io.nats.client.Message;
@@ -66,9 +67,14 @@ final class QueuedTokenGrants {
     return first.equals(Instant.MAX) ? Instant.EPOCH : first;
   }
 
-  /** Asks the operator for a token for this controller; blocks up to {@link #OPERATOR_ANSWER_WAIT}. */
-  Answer request(ControllerIdentity controller) throws InterruptedException {
-    byte[] request = JenkinsTokenGrantRequest.newBuilder().setController(controller.toRef()).build().toByteArray();
+  /**
+   * Asks the operator for a token for the controller of this stream, sealed to the stream's certificate key when the
+   * mite speaks protocol 2; blocks up to {@link #OPERATOR_ANSWER_WAIT}.
+   */
+  Answer request(MiteSession session) throws InterruptedException {
+    byte[] request = JenkinsTokenGrantRequest.newBuilder().setController(session.identity().toRef())
+        .setCertificatePem(session.certificatePem()).setProtocolVersion(session.protocolVersion()).build()
+        .toByteArray();
     CompletableFuture<Message> reply = bus.connection().requestWithTimeout(
         BusNames.jenkinsTokenRequests(clusterName), request, OPERATOR_ANSWER_WAIT);
     Message answer;
@@ -83,7 +89,7 @@ final class QueuedTokenGrants {
     }
     try {
       JenkinsTokenGrant grant = JenkinsTokenGrant.parseFrom(answer.getData());
-      if (!grant.hasToken() || grant.getToken().getJwt().isEmpty()) {
+      if (!grant.hasToken() || (grant.getToken().getJwt().isEmpty() && !grant.getToken().hasSealedJwt())) {
         return new Answer.Refused(grant.getRefusal().isEmpty() ? "the operator granted no token" : grant.getRefusal());
       }
       return new Answer.Granted(grant.getToken());

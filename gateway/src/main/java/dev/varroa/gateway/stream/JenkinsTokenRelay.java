@@ -34,7 +34,8 @@ final class JenkinsTokenRelay {
   void requestFor(MiteSession session) {
     String controller = session.identity().routeKey();
     Connection connection = bus.connection();
-    byte[] request = JenkinsTokenGrantRequest.newBuilder().setController(session.identity().toRef()).build()
+    byte[] request = JenkinsTokenGrantRequest.newBuilder().setController(session.identity().toRef())
+        .setCertificatePem(session.certificatePem()).setProtocolVersion(session.protocolVersion()).build()
         .toByteArray();
     connection.requestWithTimeout(BusNames.jenkinsTokenRequests(clusterName), request, GRANT_REQUEST_TIMEOUT)
         .whenComplete((reply, failure) -> {
@@ -51,7 +52,7 @@ final class JenkinsTokenRelay {
                 controller);
             return;
           }
-          if (!grant.hasToken() || grant.getToken().getJwt().isEmpty()) {
+          if (!grant.hasToken() || (grant.getToken().getJwt().isEmpty() && !grant.getToken().hasSealedJwt())) {
             LOG.warn("event=jenkins_token_refused gateway={} controller={} refusal=\"{}\"", gatewayId, controller,
                 grant.getRefusal());
             return;

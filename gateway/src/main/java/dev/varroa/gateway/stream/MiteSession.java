@@ -1,6 +1,7 @@
 package dev.varroa.gateway.stream;
 
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.ProtocolVersion;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
@@ -35,6 +36,7 @@ public final class MiteSession {
   private final ControllerIdentity identity;
   private final String sessionId = UUID.randomUUID().toString();
   private final Instant certificateNotAfter;
+  private final String certificatePem;
   private final Instant connectedAt;
   private final Hello hello;
   private final ServerCallStreamObserver<GatewayMessage> outbound;
@@ -47,10 +49,11 @@ public final class MiteSession {
   private final Object acknowledgementOrder = new Object();
   private CompletableFuture<Void> lastAcknowledgement = CompletableFuture.completedFuture(null);
 
-  MiteSession(ControllerIdentity identity, Instant certificateNotAfter, Hello hello,
+  MiteSession(ControllerIdentity identity, Instant certificateNotAfter, String certificatePem, Hello hello,
       ServerCallStreamObserver<GatewayMessage> outbound, Executor pool, Clock clock) {
     this.identity = identity;
     this.certificateNotAfter = certificateNotAfter;
+    this.certificatePem = certificatePem;
     this.connectedAt = clock.instant();
     this.hello = hello;
     this.observed = hello.getObserved();
@@ -69,6 +72,16 @@ public final class MiteSession {
 
   Instant certificateNotAfter() {
     return certificateNotAfter;
+  }
+
+  /** The client certificate the stream was opened with (PEM, leaf): its key is the one commands are sealed to. */
+  public String certificatePem() {
+    return certificatePem;
+  }
+
+  /** The protocol version this gateway and the mite speak on the stream. */
+  public int protocolVersion() {
+    return ProtocolVersion.negotiated(hello.getProtocolVersion());
   }
 
   Instant connectedAt() {

@@ -125,7 +125,7 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
           + gone.get()));
       return;
     }
-    MiteSession started = new MiteSession(peer.controller(), peer.certificateNotAfter(), hello, outbound,
+    MiteSession started = new MiteSession(peer.controller(), peer.certificateNotAfter(), peer.certificatePem(), hello, outbound,
         services.pool(), services.clock());
     started.whenClosed(() -> cleanup(started));
     synchronized (outbound) {

@@ -129,6 +129,8 @@ public final class RouteTable {
         .setMiteVersion(session.hello().getMiteVersion())
         .setPodName(session.hello().getPodName())
         .setCertificateNotAfterEpochMillis(session.certificateNotAfter().toEpochMilli())
+        .setCertificatePem(session.certificatePem())
+        .setProtocolVersion(session.protocolVersion())
         .setObserved(session.observed())
         .setStreamDegraded(degraded.isPresent())
         .setDegradedReason(degraded.orElse(""))

@@ -4,8 +4,12 @@ import dev.varroa.protocol.ControllerIdentity;
 import io.grpc.Context;
 import java.time.Instant;
 
-/** Who is on the other end of a MiteChannel call, as its verified client certificate says. */
-public record PeerIdentity(ControllerIdentity controller, Instant certificateNotAfter) {
+/**
+ * Who is on the other end of a MiteChannel call, as its verified client certificate says.
+ *
+ * @param certificatePem that certificate (PEM, leaf only): the routes publish it so the operator can seal to its key
+ */
+public record PeerIdentity(ControllerIdentity controller, Instant certificateNotAfter, String certificatePem) {
 
   static final Context.Key<PeerIdentity> CONTEXT_KEY = Context.key("varroa-peer-identity");
 

@@ -10,11 +10,13 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateEncodingException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -73,7 +75,16 @@ public final class PeerIdentityInterceptor implements ServerInterceptor {
       throw new UnauthenticatedPeerException("the client certificate expired at " + notAfter
           + ": register again with a new bootstrap token");
     }
-    return new PeerIdentity(controllerOf(leaf), notAfter);
+    return new PeerIdentity(controllerOf(leaf), notAfter, pem(leaf));
+  }
+
+  private static String pem(X509Certificate leaf) throws UnauthenticatedPeerException {
+    try {
+      return "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'})
+          .encodeToString(leaf.getEncoded()) + "\n-----END CERTIFICATE-----\n";
+    } catch (CertificateEncodingException e) {
+      throw new UnauthenticatedPeerException("the client certificate cannot be encoded: " + e.getMessage());
+    }
   }
 
   private static ControllerIdentity controllerOf(X509Certificate leaf) throws UnauthenticatedPeerException {

@@ -53,6 +53,7 @@ public final class ControlChannel implements AutoCloseable {
   private final MiteRoutes routes;
   private final LiveControllers liveControllers;
   private final CommandQueue queue;
+  private final CommandSealer sealer;
   private final Clock clock;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "control-channel-timer");
@@ -76,6 +77,7 @@ public final class ControlChannel implements AutoCloseable {
     this.clock = clock;
     this.jenkinsTokens = jenkinsTokens;
     this.endpoint = new ChannelEndpoint(gatewayEndpoint, caCertificatePem, jenkinsTokens.publicKeyPem());
+    this.sealer = new CommandSealer(caCertificatePem, clock);
     BusTopology.ensure(nats);
     this.bootstrapTokens = new BootstrapTokenIssuer(nats.keyValue(BusNames.BOOTSTRAP_TOKENS_BUCKET));
     this.liveControllers = new LiveControllers(nats.keyValue(BusNames.LIVE_CONTROLLERS_BUCKET), cluster, clock);
@@ -111,11 +113,10 @@ public final class ControlChannel implements AutoCloseable {
   private void answerTokenRequest(Message message) {
     JenkinsTokenGrant grant;
     try {
-      ControllerIdentity controller = ControllerIdentity.of(
-          JenkinsTokenGrantRequest.parseFrom(message.getData()).getController());
+      JenkinsTokenGrantRequest request = JenkinsTokenGrantRequest.parseFrom(message.getData());
+      ControllerIdentity controller = ControllerIdentity.of(request.getController());
       if (controllerExists.test(controller)) {
-        grant = JenkinsTokenGrant.newBuilder().setToken(jenkinsTokens.issue(controller, clock.instant())).build();
-        LOG.info("event=jenkins_token_granted controller={}", controller.routeKey());
+        grant = sealedGrant(controller, request);
       } else {
         grant = JenkinsTokenGrant.newBuilder().setRefusal("no Controller " + controller.routeKey() + " with UID "
             + controller.uid() + " exists").build();
@@ -126,6 +127,23 @@ public final class ControlChannel implements AutoCloseable {
     }
     if (message.getReplyTo() != null) {
       nats.publish(message.getReplyTo(), grant.toByteArray());
+    }
+  }
+
+  /** A token sealed to the asking stream's key, for the reply crosses NATS and the gateway; or why there is none. */
+  private JenkinsTokenGrant sealedGrant(ControllerIdentity controller, JenkinsTokenGrantRequest request) {
+    try {
+      JenkinsTokenGrant grant = JenkinsTokenGrant.newBuilder().setToken(sealer.seal(controller,
+          request.getProtocolVersion(), request.getCertificatePem(), jenkinsTokens.issue(controller, clock.instant())))
+          .build();
+      LOG.info("event=jenkins_token_granted controller={} sealed={}", controller.routeKey(),
+          grant.getToken().hasSealedJwt());
+      return grant;
+    } catch (IllegalArgumentException e) {
+      // never a clear token to a stream that speaks protocol 2
+      LOG.warn("event=jenkins_token_refused controller={} reason=not_sealed error=\"{}\"", controller.routeKey(),
+          e.getMessage());
+      return JenkinsTokenGrant.newBuilder().setRefusal("no token, it could not be sealed: " + e.getMessage()).build();
     }
   }
 
@@ -152,9 +170,18 @@ public final class ControlChannel implements AutoCloseable {
       return CompletableFuture.completedFuture(outcome(command, CommandResult.Outcome.NOT_CONNECTED,
           "no gateway holds a stream of this mite"));
     }
+    Command sealed;
+    try {
+      sealed = sealer.seal(controller, route.get().getProtocolVersion(), route.get().getCertificatePem(), command);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("event=command_not_sealed controller={} command={} error=\"{}\"", controller.routeKey(),
+          command.getCommandId(), e.getMessage());
+      return CompletableFuture.completedFuture(outcome(command, CommandResult.Outcome.REJECTED,
+          "not sent, its secrets could not be sealed: " + e.getMessage()));
+    }
     Duration timeout = Duration.between(clock.instant(), Instant.ofEpochMilli(command.getDeadlineEpochMillis()))
         .plus(REPLY_SLACK);
-    byte[] payload = GatewayCommand.newBuilder().setController(controller.toRef()).setCommand(command).build()
+    byte[] payload = GatewayCommand.newBuilder().setController(controller.toRef()).setCommand(sealed).build()
         .toByteArray();
     return nats.requestWithTimeout(BusNames.gatewayCommands(cluster, route.get().getGatewayId()), payload, timeout)
         .thenApply(reply -> {

@@ -79,6 +79,11 @@ final class MiteDelivery {
       if (r.getOutcome() == CommandResult.Outcome.NOT_CONNECTED) {
         // the stream went away between route and send: the next connection gets a fresh push
         pushes.remove(controller.routeKey());
+      } else if (r.getOutcome() == CommandResult.Outcome.SEALED_TO_OTHER_KEY) {
+        // the mite's key changed after the route was read: its new stream's route brings the new key, and the push
+        // kept here for the old session makes the next pass seal again to that key, not apply-failed status
+        LOG.info("event=desired_state_reseal controller={} command={} reason=\"{}\"", controller.routeKey(),
+            r.getCommandId(), r.getMessage());
       } else {
         results.put(controller.routeKey(), new Finished(bundleDigest, r));
       }

@@ -24,6 +24,7 @@ import dev.varroa.protocol.mite.v1.DesiredState;
 import dev.varroa.protocol.mite.v1.File;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.OneShot;
+import dev.varroa.protocol.seal.SealedCommands;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import io.nats.client.Connection;
 import io.nats.client.Message;
@@ -194,7 +195,9 @@ class QueuedCommandsIT {
       stream.hello();
       GatewayMessage relayed = stream.next(WAIT);
       assertThat(relayed.hasJenkinsToken()).isTrue();
-      String jwt = relayed.getJenkinsToken().getJwt();
+      // sealed to the mite's key (protocol 2): the gateway relayed what it could not read
+      assertThat(relayed.getJenkinsToken().getJwt()).isEmpty();
+      String jwt = SealedCommands.open(relayed.getJenkinsToken(), List.of(mite.openingKey())).getJwt();
       assertThat(SignedJWT.parse(jwt).getJWTClaimsSet().getAudience()).containsExactly(mite.identity().toString());
       assertThat(jwt).isNotEqualTo(desired.getDesiredState().getJenkinsToken().getJwt());
       CommandResult result = await().atMost(WAIT).until(() -> channel.queue().lastFinished(mite.identity()),
