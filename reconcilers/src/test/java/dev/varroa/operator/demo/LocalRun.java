@@ -227,7 +227,7 @@ public final class LocalRun {
     if (check) {
       say("OK: every example Controller is Connected with its desired state applied");
     }
-    BuildRecordsCheck records = new BuildRecordsCheck(postgres, recorderLogs);
+    BuildRecordsCheck records = new BuildRecordsCheck(postgres, recorderLogs, GatewaySettings.DEFAULT_CLUSTER_NAME);
     List<PlayedBuild.Played> builds = new ArrayList<>();
     for (String key : controllers) {
       PodPlayer pod = pods.get(key);
