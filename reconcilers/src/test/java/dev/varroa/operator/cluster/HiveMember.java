@@ -7,7 +7,12 @@ import dev.varroa.testfixtures.helm.RenderedManifests;
 import dev.varroa.testfixtures.process.LocalProcess;
 import dev.varroa.testfixtures.process.LoopbackPort;
 import dev.varroa.testfixtures.s3.S3Server;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -34,8 +39,9 @@ import java.util.Map;
  * store credential copied in, {@code values-hive.yaml} rendered with {@code cluster.name}, {@code bus.url} and the s3
  * record store, and the rendered operator and gateway containers run as their own JVMs with the environment and the
  * mounted Secrets of their pods (see {@link ChartContainer}). Only what a pod on loopback must differ in is
- * overridden: listen ports, the kubeconfig (the admin's, where a pod has its ServiceAccount), and the gateway
- * address the operator hands the mites (the loopback port instead of the Service).
+ * overridden: listen ports, the kubeconfig (the admin's, impersonating the operator's ServiceAccount under the
+ * release's RBAC, where a pod has its account's token), and the gateway address the operator hands the mites (the
+ * loopback port instead of the Service).
  */
 final class HiveMember implements AutoCloseable {
   static final String NAMESPACE = "varroa-system";
@@ -133,12 +139,21 @@ final class HiveMember implements AutoCloseable {
     env.put("VARROA_WAKER_PORT", Integer.toString(LoopbackPort.pickFree()));
     env.put("VARROA_GATEWAY_ENDPOINT", LoopbackPort.HOST + ":" + gatewayPort);
     env.put("KUBECONFIG", kubeconfig.toString());
+    // the admin kubeconfig, impersonating the pod's ServiceAccount: the API server judges each request by the
+    // release's RBAC, as it would the pod's token (fabric8 reads these as it reads the kubeconfig)
+    env.put("KUBERNETES_IMPERSONATE_USERNAME", serviceAccountUser("varroa-operator"));
+    env.put("KUBERNETES_IMPERSONATE_GROUP", "system:serviceaccounts,system:serviceaccounts:" + NAMESPACE
+        + ",system:authenticated");
     operator = LocalProcess.start(pod, java(env, "dev.varroa.operator.VarroaOperator"),
         dir.resolve(pod + ".log"), READY_DEADLINE, () -> HTTP.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + http + "/readyz")).build(), HttpResponse.BodyHandlers.discarding())
             .statusCode() == 200);
     operators.add(operator);
     return operator;
+  }
+
+  static String serviceAccountUser(String account) {
+    return "system:serviceaccount:" + NAMESPACE + ":" + account;
   }
 
   /** SIGKILL to the running operator replica, as a crashed node ends it. */
@@ -165,15 +180,23 @@ final class HiveMember implements AutoCloseable {
     return dir.resolve("varroa-gateway-1.log");
   }
 
-  Path operatorLog() {
-    return operator.logFile();
+  /** Every operator replica's log so far, oldest replica first. */
+  String operatorLogs() throws IOException {
+    StringBuilder all = new StringBuilder();
+    for (LocalProcess replica : operators) {
+      all.append(Files.readString(replica.logFile()));
+    }
+    return all.toString();
   }
 
   /** The rendered pod's environment, with the pod created on the API server as the kubelet would see it. */
   private Map<String, String> podEnvironment(String deployment, String container, String pod) throws IOException {
     if (member.serviceAccounts().inNamespace(NAMESPACE).withName(deployment).get() == null) {
-      // the pods run as the release's ServiceAccounts, which must exist for the API server to take the pods
-      rendered.all(ServiceAccount.class).forEach(a -> member.resource(a).createOr(existing -> existing.update()));
+      // the release's ServiceAccounts (the API server takes a pod only when its account exists) and their RBAC
+      for (Class<? extends HasMetadata> kind : List.of(ServiceAccount.class, ClusterRole.class,
+          ClusterRoleBinding.class, Role.class, RoleBinding.class)) {
+        rendered.all(kind).forEach(o -> member.resource(o).serverSideApply());
+      }
     }
     PodSpec spec = rendered.get(Deployment.class, deployment).getSpec().getTemplate().getSpec();
     member.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(pod)

@@ -129,10 +129,30 @@ class MemberClusterIT {
   }
 
   @AfterAll
-  void stop() throws Exception {
-    for (AutoCloseable running : new AutoCloseable[] {plugin, pod, member, bff, recorder, nats}) {
-      if (running != null) {
-        running.close();
+  void theMembersOperatorWasNeverForbiddenAnythingThenStop() throws Exception {
+    try {
+      if (member != null) {
+        assertThat(member.operatorLogs()).as("the member operator's requests under the hive render's RBAC, as "
+            + HiveMember.serviceAccountUser("varroa-operator")).doesNotContainIgnoringCase("forbidden")
+            .contains("event=operator_started");
+      }
+    } finally {
+      for (AutoCloseable running : new AutoCloseable[] {plugin, pod, member, bff, recorder, nats}) {
+        if (running != null) {
+          running.close();
+        }
+      }
+      keepLogs();
+    }
+  }
+
+  /** The processes' logs, kept beside the test reports: the temporary folder goes with the class. */
+  private void keepLogs() throws java.io.IOException {
+    Path kept = Files.createDirectories(Path.of("target", "member-cluster-it"));
+    try (var files = Files.walk(work)) {
+      for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+        Files.copy(log, kept.resolve(work.relativize(log).toString().replace('/', '_')),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
     }
   }
