@@ -149,6 +149,11 @@ class MemberClusterIT {
   /** The processes' logs, kept beside the test reports: the temporary folder goes with the class. */
   private void keepLogs() throws java.io.IOException {
     Path kept = Files.createDirectories(Path.of("target", "member-cluster-it"));
+    try (var old = Files.list(kept)) {
+      for (Path file : old.toList()) {
+        Files.delete(file);
+      }
+    }
     try (var files = Files.walk(work)) {
       for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
         Files.copy(log, kept.resolve(work.relativize(log).toString().replace('/', '_')),
