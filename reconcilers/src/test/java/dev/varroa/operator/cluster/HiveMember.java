@@ -43,8 +43,8 @@ import java.util.Map;
  * release's RBAC, where a pod has its account's token), and the gateway address the operator hands the mites (the
  * loopback port instead of the Service).
  */
-final class HiveMember implements AutoCloseable {
-  static final String NAMESPACE = "varroa-system";
+public final class HiveMember implements AutoCloseable {
+  public static final String NAMESPACE = "varroa-system";
   /** The Secret the member's values name as recordStore.blobs.s3.existingSecret. */
   static final String BLOB_SECRET = "varroa-blobs";
   private static final Duration READY_DEADLINE = Duration.ofSeconds(120);
@@ -86,7 +86,7 @@ final class HiveMember implements AutoCloseable {
    *
    * @param memberSecret the core's varroa-nats-creds-&lt;member&gt;
    */
-  static HiveMember install(KubernetesClient member, String kubeconfigYaml, String cluster, String busUrl,
+  public static HiveMember install(KubernetesClient member, String kubeconfigYaml, String cluster, String busUrl,
       Secret memberSecret, S3Server s3, Path dir) throws IOException {
     member.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .create();
@@ -112,7 +112,7 @@ final class HiveMember implements AutoCloseable {
    * {@code helm install --dry-run=server} of the member's values against its API server, before anything of the
    * release exists there (helm refuses objects it did not create).
    */
-  HelmChart.Result helmInstallDryRun() {
+  public HelmChart.Result helmInstallDryRun() {
     if (!operators.isEmpty()) {
       throw new IllegalStateException("run the dry run before the first operator: its pod and ServiceAccounts "
           + "are not helm's");
@@ -125,12 +125,12 @@ final class HiveMember implements AutoCloseable {
     }
   }
 
-  String cluster() {
+  public String cluster() {
     return cluster;
   }
 
   /** Starts a new operator replica, as a new pod of the Deployment: ready once its /readyz answers. */
-  LocalProcess startOperator() throws IOException, InterruptedException {
+  public LocalProcess startOperator() throws IOException, InterruptedException {
     String pod = "varroa-operator-" + (operators.size() + 1);
     Map<String, String> env = podEnvironment("varroa-operator", "operator", pod);
     int http = LoopbackPort.pickFree();
@@ -152,17 +152,17 @@ final class HiveMember implements AutoCloseable {
     return operator;
   }
 
-  static String serviceAccountUser(String account) {
+  public static String serviceAccountUser(String account) {
     return "system:serviceaccount:" + NAMESPACE + ":" + account;
   }
 
   /** SIGKILL to the running operator replica, as a crashed node ends it. */
-  void killOperator() throws InterruptedException {
+  public void killOperator() throws InterruptedException {
     operator.kill();
   }
 
   /** Starts the gateway once the operator made varroa-ca: ready once its port accepts connections. */
-  LocalProcess startGateway() throws IOException, InterruptedException {
+  public LocalProcess startGateway() throws IOException, InterruptedException {
     Map<String, String> env = podEnvironment("varroa-gateway", "gateway", "varroa-gateway-1");
     env.put("VARROA_GATEWAY_LISTEN", LoopbackPort.HOST + ":" + gatewayPort);
     // a pod is reached through its Service's names; here the mites dial the loopback address
@@ -176,12 +176,17 @@ final class HiveMember implements AutoCloseable {
     return gateway;
   }
 
-  Path gatewayLog() {
+  public Path gatewayLog() {
     return dir.resolve("varroa-gateway-1.log");
   }
 
+  /** The log files of the operator replicas started so far. */
+  public List<Path> operatorLogFiles() {
+    return operators.stream().map(LocalProcess::logFile).toList();
+  }
+
   /** Every operator replica's log so far, oldest replica first. */
-  String operatorLogs() throws IOException {
+  public String operatorLogs() throws IOException {
     StringBuilder all = new StringBuilder();
     for (LocalProcess replica : operators) {
       all.append(Files.readString(replica.logFile()));
