@@ -46,7 +46,7 @@ public final class ChartCoreNats implements AutoCloseable {
 
   /**
    * @param namespace the core's release namespace, created when absent
-   * @param members the core's nats.members
+   * @param members the core's nats.members; none renders no external endpoint
    * @param dir where the NATS pod's mounts go
    */
   public static ChartCoreNats start(KubernetesClient core, String namespace, List<String> members, Path dir)
@@ -60,10 +60,14 @@ public final class ChartCoreNats implements AutoCloseable {
         Clock.systemUTC()).ensure();
     RenderedManifests rendered;
     try (HelmChart chart = HelmChart.varroa()) {
-      rendered = chart.template(HelmChart.Render.in(namespace).set("networkPolicy.enabled", "false")
-          .set("recordStore.enabled", "true").withApiVersion("postgresql.cnpg.io/v1/Cluster")
-          .set("nats.external.enabled", "true").set("nats.external.host", "nats.example.com")
-          .set("nats.members", "{" + String.join(",", members) + "}"));
+      HelmChart.Render render = HelmChart.Render.in(namespace).set("networkPolicy.enabled", "false")
+          .set("recordStore.enabled", "true").withApiVersion("postgresql.cnpg.io/v1/Cluster");
+      if (!members.isEmpty()) {
+        // the chart serves members only on its external endpoint
+        render = render.set("nats.external.enabled", "true").set("nats.external.host", "nats.example.com")
+            .set("nats.members", "{" + String.join(",", members) + "}");
+      }
+      rendered = chart.template(render);
     }
     // the config map the pod mounts, as helm installs it
     core.resource(rendered.get(ConfigMap.class, "varroa-nats")).createOr(existing -> existing.update());
@@ -89,6 +93,11 @@ public final class ChartCoreNats implements AutoCloseable {
 
   public int port() {
     return Integer.parseInt(url().substring(url().lastIndexOf(':') + 1));
+  }
+
+  /** Where JetStream keeps its files, to scan them. */
+  public Path storeDirectory() {
+    return nats.value().storeDirectory();
   }
 
   /** The NATS CA, as {@code ca.crt} of every varroa-nats-creds Secret holds it. */
