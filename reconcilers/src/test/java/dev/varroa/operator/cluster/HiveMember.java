@@ -88,8 +88,11 @@ public final class HiveMember implements AutoCloseable {
    */
   public static HiveMember install(KubernetesClient member, String kubeconfigYaml, String cluster, String busUrl,
       Secret memberSecret, S3Server s3, Path dir) throws IOException {
-    member.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-        .create();
+    // the release namespace enforces the restricted Pod Security level, as docs/install.md suggests: the pods created
+    // from the rendered templates below are admitted by it
+    member.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+        .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
+        .addToLabels("pod-security.kubernetes.io/warn", "restricted").endMetadata().build()).create();
     Map<String, String> keys = new LinkedHashMap<>();
     for (String key : List.of(InstallationSecrets.KEY_OPERATOR_PASSWORD, InstallationSecrets.KEY_GATEWAY_PASSWORD,
         InstallationSecrets.KEY_CA_CERT)) {
