@@ -103,12 +103,13 @@ public final class HiveMember implements AutoCloseable {
     member.resource(new SecretBuilder().withNewMetadata().withName(BLOB_SECRET).withNamespace(NAMESPACE).endMetadata()
         .withStringData(Map.of("access-key-id", s3.accessKeyId(), "secret-access-key", s3.secretAccessKey())).build())
         .create();
+    HelmChart.Render values = values(cluster, busUrl, s3);
     RenderedManifests rendered;
     try (HelmChart chart = HelmChart.varroa()) {
-      rendered = chart.template(values(cluster, busUrl, s3));
+      rendered = chart.template(values);
     }
     Path kubeconfig = Files.writeString(Files.createDirectories(dir).resolve("kubeconfig.yaml"), kubeconfigYaml);
-    return new HiveMember(member, cluster, kubeconfig, dir, rendered, values(cluster, busUrl, s3));
+    return new HiveMember(member, cluster, kubeconfig, dir, rendered, values);
   }
 
   /**
