@@ -21,11 +21,22 @@ public abstract class ClassScopedFixtureExtension<V> implements BeforeAllCallbac
 
     private final Class<V> valueType;
     private final String fixtureName;
+    private final String instanceName;
     private volatile V current;
 
     protected ClassScopedFixtureExtension(Class<V> valueType, String fixtureName) {
+        this(valueType, fixtureName, "");
+    }
+
+    /**
+     * A further fixture of the same kind in one test class (a second API server, as a member cluster's): it has its
+     * own store entry under {@code instanceName} and is reached through its extension field only, never as a test
+     * parameter, so the class's first fixture keeps that role.
+     */
+    protected ClassScopedFixtureExtension(Class<V> valueType, String fixtureName, String instanceName) {
         this.valueType = valueType;
         this.fixtureName = fixtureName;
+        this.instanceName = instanceName;
     }
 
     /** Starts the fixture; on failure, leaves whatever the message points to (logs) in place. */
@@ -57,7 +68,8 @@ public abstract class ClassScopedFixtureExtension<V> implements BeforeAllCallbac
     protected final V current() {
         V value = current;
         if (value == null) {
-            throw new IllegalStateException("no " + fixtureName + " is running: " + getClass().getSimpleName()
+            throw new IllegalStateException("no " + fixtureName + (instanceName.isEmpty() ? "" : " " + instanceName)
+                    + " is running: " + getClass().getSimpleName()
                     + " starts it in beforeAll; register it with @ExtendWith or a static @RegisterExtension field");
         }
         return value;
@@ -65,7 +77,7 @@ public abstract class ClassScopedFixtureExtension<V> implements BeforeAllCallbac
 
     @Override
     public final boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == valueType;
+        return instanceName.isEmpty() && parameter.getParameter().getType() == valueType;
     }
 
     @Override
@@ -85,6 +97,6 @@ public abstract class ClassScopedFixtureExtension<V> implements BeforeAllCallbac
     }
 
     private ExtensionContext.Namespace namespace() {
-        return ExtensionContext.Namespace.create(getClass());
+        return ExtensionContext.Namespace.create(getClass(), instanceName);
     }
 }

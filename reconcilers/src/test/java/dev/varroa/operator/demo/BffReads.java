@@ -78,6 +78,26 @@ public final class BffReads {
     return null;
   }
 
+  /** Null when GET /clusters lists exactly these clusters (the core first), each healthy; else what differs. */
+  public String checkClusters(List<String> expected) throws IOException, InterruptedException {
+    HttpResponse<String> answer = get("/clusters");
+    if (answer.statusCode() != 200) {
+      return "GET /clusters answered " + answer.statusCode() + ": " + answer.body();
+    }
+    List<String> listed = new ArrayList<>();
+    List<String> unhealthy = new ArrayList<>();
+    JSON.readTree(answer.body()).path("items").forEach(cluster -> {
+      listed.add(cluster.path("name").asText());
+      if (!cluster.path("healthy").asBoolean()) {
+        unhealthy.add(cluster.path("name").asText());
+      }
+    });
+    if (!listed.equals(expected)) {
+      return "GET /clusters lists " + listed + ", not " + expected;
+    }
+    return unhealthy.isEmpty() ? null : "GET /clusters names " + unhealthy + " unhealthy";
+  }
+
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
     return HTTP.send(request(path), HttpResponse.BodyHandlers.ofString());
   }

@@ -1,6 +1,5 @@
 package dev.varroa.operator.demo;
 
-import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.recorder.logs.LogExtent;
 import dev.varroa.recorder.logs.LogKey;
 import dev.varroa.recorder.logs.LogReader;
@@ -23,20 +22,23 @@ import java.util.List;
  * the whole console log, byte-identical, in the blob store; per controller at least one activity row. Reads
  * PostgreSQL and the blob store as anyone with the endpoints file could.
  */
-final class BuildRecordsCheck {
+public final class BuildRecordsCheck {
 
   private static final Duration POLL = Duration.ofMillis(500);
 
   private final PostgresServer postgres;
   private final LogStore logs;
+  private final String cluster;
 
-  BuildRecordsCheck(PostgresServer postgres, LogStore logs) {
+  /** @param cluster the cluster the played Controllers run in: their runs and console logs are kept under it */
+  public BuildRecordsCheck(PostgresServer postgres, LogStore logs, String cluster) {
     this.postgres = postgres;
     this.logs = logs;
+    this.cluster = cluster;
   }
 
   /** Null once everything is there; otherwise, after the deadline, what is still missing. */
-  String await(List<String> controllers, List<PlayedBuild.Played> builds, Duration deadline)
+  public String await(List<String> controllers, List<PlayedBuild.Played> builds, Duration deadline)
       throws InterruptedException {
     Instant until = Instant.now().plus(deadline);
     String missing;
@@ -55,9 +57,10 @@ final class BuildRecordsCheck {
       for (int i = 0; i < builds.size(); i++) {
         PlayedBuild.Played build = builds.get(i);
         String[] controller = controllers.get(i).split("/");
-        if (count(db, "SELECT count(*) FROM runs WHERE run_id = ? AND result = 'SUCCESS' AND finalized_at IS NOT NULL",
-            build.runId()) != 1) {
-          return "no finalized SUCCESS row in runs for " + build.job() + " #" + build.buildNumber();
+        if (count(db, "SELECT count(*) FROM runs WHERE run_id = ? AND result = 'SUCCESS' AND finalized_at IS NOT NULL"
+            + " AND cluster = ?", build.runId(), cluster) != 1) {
+          return "no finalized SUCCESS row of cluster " + cluster + " in runs for " + build.job() + " #"
+              + build.buildNumber();
         }
         if (count(db, "SELECT count(*) FROM stages WHERE run_id = ? AND status = 'SUCCESS'", build.runId())
             != PlayedBuild.STAGES.length) {
@@ -71,7 +74,7 @@ final class BuildRecordsCheck {
             controller[1]) == 0) {
           return "no activity row for " + controllers.get(i);
         }
-        String log = logMismatch(new LogKey(GatewaySettings.DEFAULT_CLUSTER_NAME, controller[0], controller[1], build.runId()),
+        String log = logMismatch(new LogKey(cluster, controller[0], controller[1], build.runId()),
             build.log());
         if (log != null) {
           return log;

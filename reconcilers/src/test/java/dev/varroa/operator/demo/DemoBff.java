@@ -54,7 +54,10 @@ final class DemoBff implements AutoCloseable {
   /** What the BFF reads besides NATS: the record store (as its own role) and the blob store. */
   record Stores(String jdbcUrl, String dbPassword, Map<String, String> blobEnv) {}
 
-  static DemoBff start(KubernetesClient client, Path work, String natsUrl, String cluster, Stores stores)
+  /** The core's NATS as the BFF logs in: its chart user (dashboard), that user's password, the NATS CA. */
+  record Bus(String url, String user, Path passwordFile, Path caFile) {}
+
+  static DemoBff start(KubernetesClient client, Path work, Bus bus, String cluster, Stores stores)
       throws IOException, InterruptedException {
     grantDemoUser(client);
     String password = "demo-" + HexFormat.of().formatHex(randomBytes(6));
@@ -71,7 +74,10 @@ final class DemoBff implements AutoCloseable {
       Map<String, String> env = new LinkedHashMap<>();
       env.put("VARROA_HTTP_PORT", String.valueOf(port));
       env.put("VARROA_CLUSTER_NAME", cluster);
-      env.put("VARROA_NATS_URL", natsUrl);
+      env.put("VARROA_NATS_URL", bus.url());
+      env.put("VARROA_NATS_USER", bus.user());
+      env.put("VARROA_NATS_PASSWORD_FILE", bus.passwordFile().toString());
+      env.put("VARROA_NATS_CA_FILE", bus.caFile().toString());
       env.put("VARROA_RECORD_STORE_ENABLED", "true");
       env.put("VARROA_BFF_DSN", stores.jdbcUrl());
       env.put("VARROA_BFF_DB_USER", DB_ROLE);
@@ -134,8 +140,16 @@ final class DemoBff implements AutoCloseable {
    * its whole console log, and the Controllers' activity; null when it all holds, else what is missing.
    */
   String check(List<String> controllers, List<PlayedBuild.Played> builds) throws IOException, InterruptedException {
-    return BffReads.loggedIn("http://127.0.0.1:" + port, provider.value(), callback(), DEMO_USER, password)
-        .check(controllers, builds.stream().map(BffReads.ExpectedRun::played).toList());
+    return reads().check(controllers, builds.stream().map(BffReads.ExpectedRun::played).toList());
+  }
+
+  /** Null when GET /clusters lists exactly these clusters, each healthy; else what differs. */
+  String checkClusters(List<String> clusters) throws IOException, InterruptedException {
+    return reads().checkClusters(clusters);
+  }
+
+  private BffReads reads() throws IOException, InterruptedException {
+    return BffReads.loggedIn("http://127.0.0.1:" + port, provider.value(), callback(), DEMO_USER, password);
   }
 
   private static String callback(int port) {

@@ -23,7 +23,15 @@ import dev.varroa.recorder.logs.BlobStoreSettings;
 import dev.varroa.recorder.logs.LogStore;
 import dev.varroa.recorder.logs.LogStores;
 import dev.varroa.recorder.retention.RetentionRules;
-import dev.varroa.testfixtures.nats.NatsServerProcess;
+import dev.varroa.operator.cluster.HiveMember;
+import dev.varroa.operator.controller.ControllerManifests;
+import dev.varroa.operator.install.ChartCoreNats;
+import dev.varroa.operator.install.InstallationSecrets;
+import dev.varroa.protocol.BusTopology;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.StarterProfile;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.nats.client.Connection;
 import dev.varroa.testfixtures.postgres.PostgresServer;
 import dev.varroa.testfixtures.postgres.PostgresServerProcess;
 import dev.varroa.testfixtures.s3.S3Server;
@@ -44,11 +52,13 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The local run behind `make demo`: a real API server with the examples applied, NATS, PostgreSQL, s3proxy, the
- * recorder, the gateway and the operator, and each Controller's pod played with a real mite process next to the
- * Jenkins contract fixture. It prints `kubectl get controllers -A` as they change; once every example Controller is
- * Connected with its desired state applied it plays one build per Controller through the plugin core and waits for
- * its records. With --check it exits 0 once all of that is there, 1 if it takes over 5 minutes (each).
+ * The local run behind `make demo-played`: a real API server with the examples applied, the chart's NATS (TLS, a
+ * user per component), PostgreSQL, s3proxy, the recorder, the gateway and the operator, and each Controller's pod
+ * played with a real mite process next to the Jenkins contract fixture; beside it a member cluster on a second API
+ * server, its hive operator and gateway as processes, and one Controller. It prints `kubectl get controllers -A` of
+ * both as they change; once every Controller is Connected with its desired state applied it plays one build per
+ * example Controller through the plugin core and waits for its records, then reads it all back through the BFF,
+ * both clusters included. With --check it exits 0 once all of that is there, 1 if it takes over 5 minutes (each).
  * Every endpoint it started is in .demo/endpoints.json.
  */
 public final class LocalRun {
@@ -60,6 +70,12 @@ public final class LocalRun {
   private static final String DEMO_GITHUB_TOKEN = "demo-github-token-not-a-real-one";
   /** The webhook receiver's shared secret in the local run; a cluster reads it from the Secret named by VARROA_WEBHOOK_SECRET. */
   private static final String DEMO_WEBHOOK_SECRET = "demo-webhook-secret";
+  /** The core's cluster.name (the chart's default) and its release namespace, where its installation Secrets live. */
+  private static final String CORE = ChartCoreNats.CORE;
+  private static final String CORE_NAMESPACE = "varroa-system";
+  /** The member cluster the demo runs next to the core, and its one Controller (namespace, name). */
+  private static final String MEMBER = "member-1";
+  private static final String[] MEMBER_CONTROLLER = {"ci", "member-demo"};
 
   private LocalRun() {}
 
@@ -97,10 +113,17 @@ public final class LocalRun {
 
     DemoEndpoints endpoints = new DemoEndpoints(root.resolve(".demo"));
     endpoints.put("kubeconfig", cluster.kubeconfig().toString());
-    NatsServerProcess nats = NatsServerProcess.start();
+    // the core's NATS as the chart runs it: TLS, one user per component, and the users of the member cluster
+    ChartCoreNats nats = ChartCoreNats.start(client, CORE_NAMESPACE, List.of(MEMBER), work.resolve("nats"));
     running.add(0, nats);
-    say("NATS with JetStream at " + nats.value().url());
-    endpoints.put("nats", nats.value().url());
+    try (Connection coreOperator = nats.connect("operator", InstallationSecrets.KEY_OPERATOR_PASSWORD)) {
+      BusTopology.ensure(coreOperator);
+    }
+    Path natsCa = Files.writeString(work.resolve("nats-ca.crt"), nats.caPem());
+    say("NATS with JetStream and TLS (the chart's nats.conf, users of the core and of member " + MEMBER + ") at "
+        + nats.url() + ", CA " + natsCa);
+    endpoints.put("nats", nats.url());
+    endpoints.put("nats_ca_file", natsCa.toString());
 
     PostgresServerProcess postgresProcess = PostgresServerProcess.start();
     running.add(0, postgresProcess);
@@ -129,27 +152,30 @@ public final class LocalRun {
     String bffDbPassword = "bff-" + Long.toHexString(new java.security.SecureRandom().nextLong());
     postgres.createLoginRole(DemoBff.DB_ROLE, bffDbPassword);
     Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(), postgres.password(),
-        nats.value().url()).withHealthPort(0), RetentionRules.defaults(), Optional.of(recorderLogs));
+        nats.url()).withHealthPort(0).withNatsCredentials("recorder",
+            password(work, nats, InstallationSecrets.KEY_RECORDER_PASSWORD), natsCa),
+        RetentionRules.defaults(), Optional.of(recorderLogs));
     running.add(0, recorder);
     say("recorder: varroa_builds and varroa_activity into PostgreSQL, the ledger, retention; /readyz on 127.0.0.1:"
         + recorder.healthPort());
     endpoints.put("recorder", "http://127.0.0.1:" + recorder.healthPort() + "/readyz");
     Path caCert = work.resolve("ca.crt");
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, work.resolve("ca.key"));
-    Gateway gateway = Gateway.start(GatewaySettings.of("gateway-0", nats.value().url(), caCert, work.resolve("ca.key"))
-        .withListen("127.0.0.1", 0).withBlobStore(blobs));
+    Gateway gateway = Gateway.start(GatewaySettings.of("gateway-0", nats.url(), caCert, work.resolve("ca.key"))
+        .withListen("127.0.0.1", 0).withBlobStore(blobs).withClusterName(CORE)
+        .withNatsUser("gateway", password(work, nats, InstallationSecrets.KEY_GATEWAY_PASSWORD)).withNatsCaFile(natsCa));
     running.add(0, gateway);
     say("gateway gateway-0 on 127.0.0.1:" + gateway.port() + " (TLS, Varroa CA " + caCert + "), console logs to "
         + s3.bucketUrl());
     endpoints.put("gateway", "127.0.0.1:" + gateway.port());
-    ControlChannel channel = new ControlChannel(nats.value().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+    ControlChannel channel = new ControlChannel(nats.connect("operator", InstallationSecrets.KEY_OPERATOR_PASSWORD), CORE,
         "127.0.0.1:" + gateway.port(),
         ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(work.resolve("cache"))
         .withPlainHttpRegistries(java.util.Set.of(sources.plainHttpRegistry())), channel);
     running.add(0, operator);
     operator.start();
-    operator.registerCluster(GatewaySettings.DEFAULT_CLUSTER_NAME, ClusterRole.LOCAL);
+    operator.registerCluster(CORE, ClusterRole.CORE);
     int hooks = operator.serveWebhooks(0, WebhookSecret.of(DEMO_WEBHOOK_SECRET));
     say("operator running; webhook receiver at http://127.0.0.1:" + hooks + "/hooks/git and /hooks/registry"
         + " (shared secret " + DEMO_WEBHOOK_SECRET + ", see docs/webhooks.md)");
@@ -158,7 +184,8 @@ public final class LocalRun {
     say("waker at http://127.0.0.1:" + waker + "/ : it answers only for a hibernated Controller, named by the Host"
         + " header (e.g. curl -H 'Host: <service>.<namespace>.svc' ...; see docs/hibernation.md)");
     endpoints.put("waker", "http://127.0.0.1:" + waker);
-    DemoBff bff = DemoBff.start(client, work, nats.value().url(), GatewaySettings.DEFAULT_CLUSTER_NAME,
+    DemoBff bff = DemoBff.start(client, work, new DemoBff.Bus(nats.url(), "dashboard",
+        password(work, nats, InstallationSecrets.KEY_BFF_PASSWORD), natsCa), CORE,
         new DemoBff.Stores(postgres.jdbcUrl(), bffDbPassword, Map.of(
             "VARROA_BLOB_MODE", "s3", "VARROA_BLOB_S3_URL", s3.bucketUrl(), "VARROA_BLOB_S3_REGION", s3.region(),
             "VARROA_BLOB_S3_CREDENTIALS_DIR", blobCredentials.toString())));
@@ -176,6 +203,36 @@ public final class LocalRun {
     endpoints.put("demo_password", bff.password());
     say("endpoints: " + endpoints.file());
 
+    // the member: its own API server, the hive release's operator and gateway as processes, one Controller
+    KubeApiServer memberKube = KubeApiServer.start();
+    running.add(0, memberKube);
+    memberKube.installCrds(root.resolve("chart/crds"));
+    KubernetesClient memberClient = memberKube.client();
+    HiveMember member = HiveMember.install(memberClient, memberKube.kubeconfigYaml(), MEMBER, nats.url(),
+        client.secrets().inNamespace(CORE_NAMESPACE).withName(InstallationSecrets.memberCredsSecret(MEMBER)).get(), s3,
+        work.resolve("member"));
+    running.add(0, member);
+    member.startOperator();
+    Instant caDeadline = Instant.now().plus(CHECK_DEADLINE);
+    while (memberClient.secrets().inNamespace(HiveMember.NAMESPACE).withName(InstallationSecrets.CA_SECRET).get() == null) {
+      if (Instant.now().isAfter(caDeadline)) {
+        throw new IllegalStateException("the member's operator made no varroa-ca in " + CHECK_DEADLINE.toMinutes()
+            + " minutes; see " + member.operatorLogFiles());
+      }
+      Thread.sleep(TICK.toMillis());
+    }
+    member.startGateway();
+    Path memberKubeconfig = memberKube.writeKubeconfig(work.resolve("member-kubeconfig.yaml"));
+    endpoints.put("member_kubeconfig", memberKubeconfig.toString());
+    memberClient.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(MEMBER_CONTROLLER[0])
+        .endMetadata().build()).create();
+    StarterProfile.install(memberClient, null);
+    ControllerManifests.create(memberClient, MEMBER_CONTROLLER[0], MEMBER_CONTROLLER[1], "{}");
+    say("member cluster " + MEMBER + ": its own API server (KUBECONFIG=" + memberKubeconfig + "), operator and gateway"
+        + " from values-hive.yaml as processes (logs " + member.operatorLogFiles() + ", " + member.gatewayLog()
+        + "), logged in to the core's NATS as operator-" + MEMBER + " and gateway-" + MEMBER + "; Controller "
+        + String.join("/", MEMBER_CONTROLLER));
+
     List<String> controllers = cluster.applied().stream()
         .filter(o -> o.getKind().equals("Controller") && o.getApiVersion().startsWith("varroa.dev/"))
         .map(o -> o.getMetadata().getNamespace() + "/" + o.getMetadata().getName()).toList();
@@ -187,7 +244,31 @@ public final class LocalRun {
     Instant deadline = Instant.now().plus(CHECK_DEADLINE);
     String lastListing = "";
     boolean done = false;
+    PodPlayer memberPod = null;
+    String lastMemberListing = "";
     while (!done && (!check || Instant.now().isBefore(deadline))) {
+      if (memberPod == null) {
+        Controller memberController = memberClient.resources(Controller.class).inNamespace(MEMBER_CONTROLLER[0])
+            .withName(MEMBER_CONTROLLER[1]).get();
+        PodPlayer candidate = new PodPlayer(memberClient, memberController, work.resolve("member").resolve("pods")
+            .resolve(MEMBER_CONTROLLER[1]));
+        if (candidate.podCanStart()) {
+          Path log = work.resolve("mite-" + MEMBER + "-" + MEMBER_CONTROLLER[1] + ".log");
+          candidate.start(PodPlayer.MiteRunner.process(classpath, log), p -> { });
+          memberPod = candidate;
+          running.add(0, memberPod);
+          say("pod " + memberPod.pod().getMetadata().getName() + " started on member " + MEMBER + ": a mite process (log "
+              + log + ") dialing the member's gateway");
+        }
+      } else {
+        memberPod.refreshVolumes();
+      }
+      String memberListing = memberKube.kubectl("get", "controllers", "-A");
+      String memberWithoutAge = memberListing.replaceAll("(?m)\\s+\\S+$", "");
+      if (!memberWithoutAge.equals(lastMemberListing)) {
+        System.out.println("member " + MEMBER + ":\n" + memberListing);
+        lastMemberListing = memberWithoutAge;
+      }
       for (String key : controllers) {
         String[] parts = key.split("/");
         Controller controller = client.resources(Controller.class).inNamespace(parts[0]).withName(parts[1]).get();
@@ -213,21 +294,25 @@ public final class LocalRun {
         System.out.println(listing);
         lastListing = withoutAge;
       }
-      done = controllers.stream().allMatch(key -> connectedAndApplied(client, key));
+      done = controllers.stream().allMatch(key -> connectedAndApplied(client, key))
+          && connectedAndApplied(memberClient, String.join("/", MEMBER_CONTROLLER));
       if (!done) {
         Thread.sleep(TICK.toMillis());
       }
     }
     if (check && !done) {
-      say("FAILED: not every example Controller reached Connected with lastApplyResult.succeeded=true within "
-          + CHECK_DEADLINE.toMinutes() + " minutes");
+      say("FAILED: not every example Controller and the member's reached Connected with lastApplyResult.succeeded=true"
+          + " within " + CHECK_DEADLINE.toMinutes() + " minutes");
       controllers.forEach(key -> say(key + ": " + summary(client, key)));
+      say(MEMBER + " " + String.join("/", MEMBER_CONTROLLER) + ": "
+          + summary(memberClient, String.join("/", MEMBER_CONTROLLER)));
       return 1;
     }
     if (check) {
-      say("OK: every example Controller is Connected with its desired state applied");
+      say("OK: every example Controller, and " + String.join("/", MEMBER_CONTROLLER) + " on member " + MEMBER
+          + ", is Connected with its desired state applied");
     }
-    BuildRecordsCheck records = new BuildRecordsCheck(postgres, recorderLogs);
+    BuildRecordsCheck records = new BuildRecordsCheck(postgres, recorderLogs, CORE);
     List<PlayedBuild.Played> builds = new ArrayList<>();
     for (String key : controllers) {
       PodPlayer pod = pods.get(key);
@@ -250,20 +335,26 @@ public final class LocalRun {
     }
     say("recorded: every played build has its run, two stages, its test summary and its whole console log "
         + "(byte-identical in the blob store), and the controllers' activity is in PostgreSQL");
-    String throughBff = bff.check(controllers, builds);
+    List<String> listedControllers = new ArrayList<>(controllers);
+    // the member's Controller, listed by the core's BFF through the member operator's answer over NATS
+    listedControllers.add(String.join("/", MEMBER_CONTROLLER));
+    String throughBff = bff.check(listedControllers, builds);
+    if (throughBff == null) {
+      throughBff = bff.checkClusters(List.of(CORE, MEMBER));
+    }
     if (throughBff != null) {
       say("FAILED: through the BFF as " + DemoBff.DEMO_USER + ": " + throughBff);
       return 1;
     }
-    say("read through the BFF as " + DemoBff.DEMO_USER + ": every Controller, each played run with its whole "
-        + "console log, and the activity (" + bff.url() + ")");
+    say("read through the BFF as " + DemoBff.DEMO_USER + ": every Controller (the member's too), each played run with"
+        + " its whole console log, the activity, and both clusters healthy (" + bff.url() + ")");
     if (check) {
       return 0;
     }
     controllers.forEach(key -> say(key + ": " + summary(client, key)));
     say("every endpoint started is listed in " + endpoints.file());
     say("running; use it with: export KUBECONFIG=" + cluster.kubeconfig() + " and " + cluster.kube().kubectlBinary()
-        + " get controllers -A");
+        + " get controllers -A; the member's: KUBECONFIG=" + memberKubeconfig);
     say("press Ctrl-C to stop");
     stopped.await();
     return 0;
@@ -288,6 +379,11 @@ public final class LocalRun {
     String[] parts = key.split("/");
     Controller controller = client.resources(Controller.class).inNamespace(parts[0]).withName(parts[1]).get();
     return controller == null ? null : controller.getStatus();
+  }
+
+  /** A key of the core's varroa-nats-creds as a file, as the pods mount it. */
+  private static Path password(Path work, ChartCoreNats nats, String key) throws java.io.IOException {
+    return Files.writeString(Files.createDirectories(work.resolve("nats-creds")).resolve(key), nats.password(key));
   }
 
   private static void closeAll(List<AutoCloseable> running) {

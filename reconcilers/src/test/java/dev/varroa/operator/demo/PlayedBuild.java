@@ -16,7 +16,7 @@ import java.util.Locale;
  * through the plugin's log sink beside the run's own log file (where Jenkins keeps it). Nothing here waits for the
  * records; the caller checks the record store.
  */
-final class PlayedBuild {
+public final class PlayedBuild {
 
   /** "a console log of a few thousand lines" */
   static final int LOG_LINES = 3_000;
@@ -25,13 +25,13 @@ final class PlayedBuild {
   static final int TESTS_SKIPPED = 3;
 
   /** What was played: the run, and the exact log the plugin was handed. */
-  record Played(String runId, String job, long buildNumber, byte[] log) {
+  public record Played(String runId, String job, long buildNumber, byte[] log) {
   }
 
   private PlayedBuild() {
   }
 
-  static Played play(PluginCore core, Path jenkinsHome, String job, long buildNumber) throws IOException {
+  public static Played play(PluginCore core, Path jenkinsHome, String job, long buildNumber) throws IOException {
     String runId = BuildEventEmitter.runIdOf(job, buildNumber);
     BuildEventEmitter events = core.events();
     String cause = "Started by the Varroa demo";

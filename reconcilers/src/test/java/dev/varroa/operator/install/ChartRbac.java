@@ -28,7 +28,10 @@ public final class ChartRbac {
   public static final String NAMESPACE = "varroa-system";
   public static final String OPERATOR_ACCOUNT = "varroa-operator";
   public static final String AGENTS_CLUSTER_ROLE = "varroa-jenkins-agents";
+  /** The member cluster.name the hive render is made for. */
+  public static final String HIVE_CLUSTER = "member-eu1";
   private static RenderedManifests rendered;
+  private static RenderedManifests renderedHive;
 
   private ChartRbac() {
   }
@@ -41,6 +44,21 @@ public final class ChartRbac {
       }
     }
     return rendered;
+  }
+
+  /**
+   * {@code helm template} of a member: values-hive.yaml with cluster.name and bus.url, as docs/member-clusters.md
+   * installs it, rendered once per JVM.
+   */
+  public static synchronized RenderedManifests renderHive() {
+    if (renderedHive == null) {
+      try (HelmChart chart = HelmChart.varroa()) {
+        renderedHive = chart.template(HelmChart.Render.in(NAMESPACE).values(java.nio.file.Path.of("values-hive.yaml"))
+            .set("cluster.name", HIVE_CLUSTER).set("bus.url", "tls://nats.example.com:4222")
+            .set("networkPolicy.coreNatsEgress.cidrs", "{203.0.113.10/32}"));
+      }
+    }
+    return renderedHive;
   }
 
   /** The chart's ClusterRole and namespace Role for the operator. */

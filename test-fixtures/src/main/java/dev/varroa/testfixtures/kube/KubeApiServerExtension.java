@@ -12,6 +12,21 @@ public final class KubeApiServerExtension extends ClassScopedFixtureExtension<Ku
     super(KubeApiServer.class, "kube-apiserver");
   }
 
+  private KubeApiServerExtension(String name) {
+    super(KubeApiServer.class, "kube-apiserver", name);
+  }
+
+  /**
+   * Another API server and etcd for the same test class (a member cluster next to the core): a static
+   * {@code @RegisterExtension} field, read with {@link #server()}; test parameters still get the first one.
+   */
+  public static KubeApiServerExtension another(String name) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("KubeApiServerExtension.another: give the second API server a name, e.g. \"member\"");
+    }
+    return new KubeApiServerExtension(name);
+  }
+
   @Override
   protected Running<KubeApiServer> start() {
     KubeApiServer server = KubeApiServer.start();
