@@ -13,6 +13,11 @@ import dev.varroa.dashboard.BffStack;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
+import dev.varroa.dashboard.mcp.McpEndpoint;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import dev.varroa.dashboard.reads.RecordReads;
 import dev.varroa.operator.OperatorSettings;
 import dev.varroa.operator.VarroaOperator;
@@ -132,7 +137,7 @@ class ClusterDrainIT {
     OidcSettings oidc = BffStack.oidc(OIDC.provider(), PORT);
     bff = BffServer.start(PORT, new BffServer.Parts(() -> bffBus, () -> true, CORE, oidc,
         IssuerEndpoints.discover(oidc.issuer()), RecordReads.none(), LiveStreams::without,
-        BffServer.McpMount.none()), Clock.systemUTC());
+        McpEndpoint.mount()), Clock.systemUTC());
     for (String name : List.of("alice", "dave")) {
       TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name,
           BffFixtures.password(name)).idToken());
@@ -173,6 +178,23 @@ class ClusterDrainIT {
     assertThat(audit.getAttributesMap()).containsEntry("outcome", "denied").containsEntry("verb", "drain")
         .containsEntry("targetCluster", MEMBER);
     assertThat(client.resources(Controller.class).inNamespace(NAMESPACE).list().getItems()).hasSize(3);
+  }
+
+  @Test
+  void anMcpClientPreviewsTheDrainWithItsVerbAndIsRefusedWithout() throws Exception {
+    String id = UUID.randomUUID().toString();
+    McpSchema.CallToolResult preview = mcp("alice", Map.of("cluster", MEMBER, "requestId", id, "preview", true));
+    assertThat(preview.isError()).as(String.valueOf(preview.content())).isFalse();
+    JsonNode answer = JSON.valueToTree(preview.structuredContent());
+    assertThat(answer.path("requestId").asText()).isEqualTo(id);
+    assertThat(answer.path("outcome").asText()).isEqualTo("done");
+    assertThat(answer.path("preview").asBoolean()).isTrue();
+
+    String denied = UUID.randomUUID().toString();
+    McpSchema.CallToolResult refused = mcp("dave", Map.of("cluster", MEMBER, "requestId", denied));
+    assertThat(refused.isError()).isTrue();
+    assertThat(((McpSchema.TextContent) refused.content().get(0)).text()).contains("drain clusters");
+    assertThat(awaitAudit(denied).getAttributesMap()).containsEntry("outcome", "denied");
   }
 
   @Test
@@ -244,6 +266,19 @@ class ClusterDrainIT {
     await().atMost(DEADLINE).until(() -> !exists("b-second") && !exists("c-third"));
     await().atMost(DEADLINE).until(() -> drainState("alice").equals("Drained"));
     assertThat(ledgerState()).isEqualTo("Drained");
+  }
+
+  private static McpSchema.CallToolResult mcp(String user, Map<String, Object> arguments) {
+    McpSyncClient mcp = McpClient.sync(HttpClientStreamableHttpTransport.builder(bff.url())
+        .endpoint(McpEndpoint.PATH)
+        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + TOKENS.get(user)))
+        .build()).requestTimeout(Duration.ofSeconds(20)).build();
+    try {
+      mcp.initialize();
+      return mcp.callTool(new McpSchema.CallToolRequest("drain_cluster", arguments));
+    } finally {
+      mcp.closeGracefully();
+    }
   }
 
   private static VarroaOperator startMember() {
