@@ -27,6 +27,8 @@ public final class ActionLedger {
   static final String DRAIN_REQUESTED_BY = "drain.requestedBy";
   static final String DRAIN_CHANGED_AT = "drain.changedAt";
   private static final String REQUEST_PREFIX = "request.";
+  /** How many answers were remembered so far: each answer is stored as "&lt;sequence&gt;:&lt;base64&gt;". */
+  static final String REQUEST_SEQUENCE = "requests.sequence";
   /** Answers kept; the oldest go first, so a retry within the last 200 actions is still recognised. */
   static final int REMEMBERED_REQUESTS = 200;
   private static final int WRITE_ATTEMPTS = 5;
@@ -80,14 +82,25 @@ public final class ActionLedger {
   /** Remembers the answer to a request id; beyond {@link #REMEMBERED_REQUESTS} the oldest answer is forgotten. */
   public void remember(ActionResult result) {
     change(data -> {
-      data.put(REQUEST_PREFIX + result.getRequestId(), clock.millis() + ":"
+      long sequence = Long.parseLong(data.getOrDefault(REQUEST_SEQUENCE, "0")) + 1;
+      data.put(REQUEST_SEQUENCE, String.valueOf(sequence));
+      data.put(REQUEST_PREFIX + result.getRequestId(), sequence + ":"
           + Base64.getEncoder().encodeToString(result.toByteArray()));
       data.keySet().stream().filter(k -> k.startsWith(REQUEST_PREFIX))
-          .sorted(Comparator.comparingLong((String k) -> Long.parseLong(data.get(k).substring(0,
-              data.get(k).indexOf(':')))).reversed())
+          .sorted(Comparator.comparingLong((String k) -> sequenceOf(data.get(k))).reversed())
           .skip(REMEMBERED_REQUESTS).toList().forEach(data::remove);
       return data;
     });
+  }
+
+  private static long sequenceOf(String stored) {
+    int colon = stored.indexOf(':');
+    try {
+      return colon < 0 ? 0 : Long.parseLong(stored.substring(0, colon));
+    } catch (NumberFormatException e) {
+      // an entry someone edited by hand goes first
+      return 0;
+    }
   }
 
   private ConfigMap current() {

@@ -86,7 +86,7 @@ public final class ClusterActionResponder implements AutoCloseable {
       var controllers = drain.controllers();
       return result(request, DONE, controllers.size() + " Controllers would be deleted")
           .setControllersLeft(controllers.size())
-          .addAllVolumes(new DrainedVolumes(drainClient()).fates(controllers)).build();
+          .addAllVolumes(drain.volumes().fates(controllers)).build();
     }
     var before = ledger.answered(request.getRequestId());
     if (before.isPresent()) {
@@ -128,10 +128,6 @@ public final class ClusterActionResponder implements AutoCloseable {
     return result(request, DONE, "drain of cluster " + cluster + " cancelled: " + left + " Controllers stay;"
         + " the ones already deleted stay deleted").setState(DrainState.CANCELLED.value()).setControllersLeft(left)
         .build();
-  }
-
-  private io.fabric8.kubernetes.client.KubernetesClient drainClient() {
-    return drain.client();
   }
 
   private String problem(ActionRequest request) {

@@ -73,8 +73,9 @@ public final class ClusterDrain implements AutoCloseable {
     return steps.get();
   }
 
-  KubernetesClient client() {
-    return client;
+  /** The volumes a drain releases, for a preview. */
+  DrainedVolumes volumes() {
+    return volumes;
   }
 
   public List<Controller> controllers() {
