@@ -67,7 +67,8 @@ public final class ClusterActions {
       }
       return answer;
     } catch (ActionRefused refused) {
-      if (!action.preview()) {
+      // a replayed refusal was audited when it was first answered
+      if (!action.preview() && !Boolean.TRUE.equals(refused.body().get("replayed"))) {
         audit(action, refused.outcome(), refused.getMessage());
       }
       throw refused;
