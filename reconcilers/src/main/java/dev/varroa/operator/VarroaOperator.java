@@ -194,7 +194,10 @@ public final class VarroaOperator implements AutoCloseable {
     clusterBeacon = new ClusterBeacon(bus, cluster, role, () -> kubernetesVersion,
         controllerCache.getStore()::list, () -> clusterDrain.state().value(), clock);
     clusterBeacon.start();
-    clusterDrain.start();
+    if (role != ClusterRole.CORE) {
+      // the core is never drained: no step needs to read its ledger
+      clusterDrain.start();
+    }
     clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity);
     clusterActions.start();
   }
