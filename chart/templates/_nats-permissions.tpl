@@ -118,6 +118,8 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controllers varroa-operator") | nindent 4 }}
     # ControllerDetailResponder answers the BFF's requests for one controller in full.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controller varroa-operator") | nindent 4 }}
+    # ClusterActionResponder answers the actions the BFF authorized for this cluster (drain; docs/actions.md).
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.actions varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
     # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
@@ -218,7 +220,8 @@ allow_responses: true
 {{- end -}}
 
 {{- define "varroa.natsPermissions.dashboard" -}}
-{{- /* The BFF only reads: no stream or bucket it may create or write, no request it answers. */ -}}
+{{- /* The BFF reads, and sends the actions it authorized: no stream or bucket it may create or write, no request it
+answers. */ -}}
 publish:
   allow:
     # Account info and the bucket names: ClusterRoster lists nothing before the first operator made varroa_clusters.
@@ -231,6 +234,10 @@ publish:
     # Each cluster's operator answers with its controller rows, and with one controller in full.
     - "varroa.clusters.*.controllers"
     - "varroa.clusters.*.controller"
+    # ClusterActions: an authorized action to the target cluster's operator (request/reply), and its audit event on
+    # the core's installation-wide activity subject (docs/actions.md).
+    - "varroa.clusters.*.actions"
+    - {{ printf "activity.%s._global" .Values.cluster.name | quote }}
     # Live activity: ordered (ephemeral) consumers on the recorder's varroa_activity, started at a sequence to resume.
     - "$JS.API.STREAM.INFO.varroa_activity"
     - "$JS.API.CONSUMER.CREATE.varroa_activity"

@@ -83,6 +83,8 @@ export interface Cluster {
   kubernetesVersion: string;
   connectedControllers: number;
   controllers: number;
+  /** docs/actions.md: '' (no drain), 'Draining' (controllers = the ones left), 'Drained', 'DrainCancelled'. */
+  drainState?: string;
 }
 
 export interface Run {

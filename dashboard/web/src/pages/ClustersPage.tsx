@@ -5,7 +5,39 @@ import { DataTable, Empty, ErrorNote, Loading, PageHeading } from '../components
 import { useActivityRefresh, usePolling } from '../live';
 import { BASE } from '../router';
 import { ago } from '../time';
-import type { ControllerList } from '../types';
+import type { Cluster, ControllerList } from '../types';
+
+/**
+ * A drain's progress and the command that starts or cancels it, to copy into a terminal: the dashboard only reads,
+ * actions come from varroactl and MCP (docs/actions.md).
+ */
+function DrainCell({ cluster }: { cluster: Cluster }) {
+  if (cluster.core) return <span class="muted">never drained (core)</span>;
+  const state = cluster.drainState ?? '';
+  const command = `varroactl drain cluster ${cluster.name}${state === 'Draining' ? ' --cancel' : ''}`;
+  const progress =
+    state === 'Draining' ? (
+      <span class="warn">Draining — {cluster.controllers} left</span>
+    ) : state === 'Drained' ? (
+      <span class="ok">Drained</span>
+    ) : state === 'DrainCancelled' ? (
+      <span>Drain cancelled — {cluster.controllers} left</span>
+    ) : (
+      <span class="muted">—</span>
+    );
+  return (
+    <>
+      {progress}
+      {state === 'Drained' ? null : (
+        <div>
+          <code class="copy-command" title="Run in a terminal; the dashboard does not change state">
+            {command}
+          </code>
+        </div>
+      )}
+    </>
+  );
+}
 
 export function ClustersPage() {
   const state = useClusters();
@@ -28,7 +60,7 @@ export function ClustersPage() {
         </Empty>
       ) : null}
       {clusters && clusters.length > 0 ? (
-        <DataTable label="Clusters" class="clusters" columns={['Name', 'Health', 'Heartbeat', 'Controller list', 'Operator', 'Kubernetes', 'Connected controllers']}>
+        <DataTable label="Clusters" class="clusters" columns={['Name', 'Health', 'Heartbeat', 'Controller list', 'Operator', 'Kubernetes', 'Connected controllers', 'Drain']}>
           {clusters.map((cluster) => {
             const list = state.listStatus[cluster.name];
             return (
@@ -57,6 +89,9 @@ export function ClustersPage() {
                 <td>{cluster.kubernetesVersion || <span class="muted">—</span>}</td>
                 <td>
                   {cluster.connectedControllers} of {cluster.controllers}
+                </td>
+                <td data-drain={cluster.name}>
+                  <DrainCell cluster={cluster} />
                 </td>
               </tr>
             );

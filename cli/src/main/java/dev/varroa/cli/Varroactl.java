@@ -1,5 +1,6 @@
 package dev.varroa.cli;
 
+import dev.varroa.cli.actions.DrainCommand;
 import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.cli.bff.BffFailure;
 import dev.varroa.cli.bff.CommandEnvironment;
@@ -26,9 +27,9 @@ import picocli.CommandLine.Command;
     versionProvider = Varroactl.Version.class,
     description = "Render, diff and explain Varroa bundles, and render controllers, offline, exactly as the operator does;"
         + " carry plugins into an air-gapped update center; log in and read clusters, controllers, activity, logs"
-        + " and search through the Varroa BFF.",
+        + " and search through the Varroa BFF; drain a member cluster (docs/actions.md).",
     subcommands = {BundleCommand.class, RenderCommand.class, UpdateCenterCommand.class, LoginCommand.class,
-        GetCommand.class, LogsCommand.class, SearchCommand.class, CommandLine.HelpCommand.class})
+        GetCommand.class, LogsCommand.class, SearchCommand.class, DrainCommand.class, CommandLine.HelpCommand.class})
 public final class Varroactl implements CommandEnvironment {
   /** Exit code for an error the server or the network gave (401, 403, 404, 5xx, unreachable), as kubectl's. */
   public static final int EXIT_ERROR = 1;

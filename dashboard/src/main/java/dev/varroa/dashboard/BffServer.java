@@ -1,6 +1,8 @@
 package dev.varroa.dashboard;
 
 import dev.varroa.dashboard.access.AccessPolicyView;
+import dev.varroa.dashboard.actions.ClusterActions;
+import dev.varroa.dashboard.api.ActionApiServlet;
 import dev.varroa.dashboard.api.CookieSecurity;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.api.LoginServlet;
@@ -111,6 +113,9 @@ public final class BffServer implements AutoCloseable {
         parts.live().create(reads)));
     api.setAsyncSupported(true);
     context.addServlet(api, "/*");
+    // the one write route (docs/actions.md): an exact path, so it wins over the read API's "/*"
+    context.addServlet(new ServletHolder("actions", new ActionApiServlet(new ClusterActions(parts.nats(),
+        parts.coreCluster(), reads::grants, clock), new CallerAuthenticator(tokens, sessions))), "/actions");
     parts.mcp().mount(context, reads, tokens);
     jetty.setHandler(compressed(context));
     jetty.start();

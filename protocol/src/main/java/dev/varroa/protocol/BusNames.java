@@ -89,6 +89,14 @@ public final class BusNames {
     return "varroa.clusters." + token(cluster) + ".controller";
   }
 
+  /**
+   * Request subject a cluster's operator answers actions on (ActionRequest, reply ActionResult, queue group
+   * {@link #OPERATOR_QUEUE_GROUP}); only the BFF publishes here, only that cluster's operator subscribes.
+   */
+  public static String clusterActions(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".actions";
+  }
+
   /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */
   public static String activity(String cluster, String namespace, String name) {
     return "activity." + token(cluster) + "." + namespace + "." + name;

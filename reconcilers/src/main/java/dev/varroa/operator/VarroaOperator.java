@@ -2,6 +2,9 @@ package dev.varroa.operator;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.access.AccessPolicyPublisher;
+import dev.varroa.operator.actions.ActionLedger;
+import dev.varroa.operator.actions.ClusterActionResponder;
+import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
@@ -89,6 +92,9 @@ public final class VarroaOperator implements AutoCloseable {
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
   private AccessPolicyPublisher accessPolicy;
+  private final String actionsNamespace;
+  private ClusterDrain clusterDrain;
+  private ClusterActionResponder clusterActions;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -116,6 +122,9 @@ public final class VarroaOperator implements AutoCloseable {
     this.hibernation = settings.controllers().hibernation();
     this.channel = channel;
     this.client = client;
+    // the action ledger lives beside the Lease (the pod's namespace when installed)
+    this.actionsNamespace = settings.leaseNamespace()
+        .orElseGet(() -> Optional.ofNullable(client.getNamespace()).orElse("default"));
     this.composers = new BundleComposers(client, settings.cacheDirectory(), settings.plainHttpRegistries());
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
@@ -176,9 +185,26 @@ public final class VarroaOperator implements AutoCloseable {
       accessPolicy.start();
     }
     String kubernetesVersion = kubernetesVersion();
+    ActionLedger ledger = new ActionLedger(client, actionsNamespace, clock);
+    clusterDrain = new ClusterDrain(client, ledger, activity, () -> {
+      if (clusterBeacon != null) {
+        clusterBeacon.refresh();
+      }
+    });
     clusterBeacon = new ClusterBeacon(bus, cluster, role, () -> kubernetesVersion,
-        controllerCache.getStore()::list, clock);
+        controllerCache.getStore()::list, () -> clusterDrain.state().value(), clock);
     clusterBeacon.start();
+    if (role != ClusterRole.CORE) {
+      // the core is never drained: no step needs to read its ledger
+      clusterDrain.start();
+    }
+    clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity);
+    clusterActions.start();
+  }
+
+  /** The drain of this cluster (docs/actions.md); null before {@link #registerCluster}. */
+  public synchronized ClusterDrain clusterDrain() {
+    return clusterDrain;
   }
 
   private String kubernetesVersion() {
@@ -245,6 +271,12 @@ public final class VarroaOperator implements AutoCloseable {
   @Override
   public void close() {
     synchronized (this) {
+      if (clusterActions != null) {
+        clusterActions.close();
+      }
+      if (clusterDrain != null) {
+        clusterDrain.close();
+      }
       if (clusterBeacon != null) {
         clusterBeacon.close();
       }

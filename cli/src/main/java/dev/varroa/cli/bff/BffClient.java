@@ -15,7 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** GETs on the BFF's read API with the stored ID token as bearer token; every refusal becomes a {@link BffFailure}. */
+/**
+ * GETs on the BFF's read API, and POSTs of actions, with the stored ID token as bearer token; every refusal of a read
+ * becomes a {@link BffFailure}.
+ */
 public final class BffClient {
 
   static final Duration CONNECT_WAIT = Duration.ofSeconds(10);
@@ -51,6 +54,35 @@ public final class BffClient {
       throw BffFailure.local(server + path + " answered something that is not JSON: " + e.getMessage()
           + "; is --server the Varroa BFF?");
     }
+  }
+
+  /** The status and JSON body of an answer that the caller reads whatever its status (an action's 409). */
+  public record Answer(int status, JsonNode body, String raw) {
+    public BffFailure failure() {
+      return BffFailure.fromServer(status, body != null && body.isObject() ? body : null, raw);
+    }
+  }
+
+  /** POSTs a JSON body (an action, docs/actions.md); the caller decides what each status means. */
+  public Answer post(String path, Object body) {
+    String json;
+    try {
+      json = JSON.writeValueAsString(body);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot write the request body as JSON", e);
+    }
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.toString().replaceAll("/+$", "") + path))
+        .timeout(ANSWER_WAIT).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json));
+    token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
+    HttpResponse<String> response = send(request.build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode parsed;
+    try {
+      parsed = response.body().isBlank() ? null : JSON.readTree(response.body());
+    } catch (IOException e) {
+      parsed = null;
+    }
+    return new Answer(response.statusCode(), parsed, response.body());
   }
 
   /** A byte or event stream; anything but 200 is the server's refusal. */

@@ -12,7 +12,7 @@ import java.util.Map;
 public final class BffFailure extends RuntimeException {
 
   private static final Map<Integer, String> REASONS = Map.of(400, "BadRequest", 401, "Unauthorized", 403, "Forbidden",
-      404, "NotFound", 405, "MethodNotAllowed", 503, "ServiceUnavailable");
+      404, "NotFound", 405, "MethodNotAllowed", 409, "Conflict", 503, "ServiceUnavailable", 504, "GatewayTimeout");
 
   private final String text;
 

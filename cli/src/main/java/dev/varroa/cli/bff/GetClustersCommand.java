@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** {@code varroactl get clusters}: every registered cluster, the core first. */
 @Command(name = "clusters", mixinStandardHelpOptions = true,
     description = "Every registered cluster (the core first, tagged `(core)`): role, health, heartbeat age, operator and"
-        + " Kubernetes versions, connected controllers.")
+        + " Kubernetes versions, connected controllers, and a drain's state (Draining with the controllers left, Drained).")
 public final class GetClustersCommand implements Callable<Integer> {
 
   @Mixin ServerOptions server;
@@ -35,8 +35,8 @@ public final class GetClustersCommand implements Callable<Integer> {
     }
     boolean wide = output == OutputFormat.wide;
     Table table = new Table(wide
-        ? List.of("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR", "KUBERNETES", "CONNECTED", "CONTROLLERS")
-        : List.of("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR", "KUBERNETES", "CONNECTED"));
+        ? List.of("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR", "KUBERNETES", "CONNECTED", "CONTROLLERS", "STATE")
+        : List.of("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR", "KUBERNETES", "CONNECTED", "STATE"));
     for (JsonNode c : answer.path("items")) {
       String name = c.path("name").asText() + (c.path("core").asBoolean() ? " (core)" : "");
       List<String> cells = new java.util.ArrayList<>(List.of(name, c.path("role").asText(),
@@ -47,6 +47,7 @@ public final class GetClustersCommand implements Callable<Integer> {
       if (wide) {
         cells.add(c.path("controllers").asText());
       }
+      cells.add(state(c));
       table.add(cells);
     }
     if (table.isEmpty()) {
@@ -55,6 +56,16 @@ public final class GetClustersCommand implements Callable<Integer> {
       table.print(out);
     }
     return 0;
+  }
+
+  /** A drain's progress (docs/actions.md): "Draining (3 left)", "Drained", "DrainCancelled", or "-". */
+  static String state(JsonNode cluster) {
+    String drain = cluster.path("drainState").asText("");
+    return switch (drain) {
+      case "" -> "-";
+      case "Draining" -> "Draining (" + cluster.path("controllers").asInt() + " left)";
+      default -> drain;
+    };
   }
 
   static CommandEnvironment root(CommandSpec spec) {

@@ -224,15 +224,17 @@ class BffCommandsIT {
     BusTopology.ensureClusters(operatorBus);
     operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("eu-2", ClusterPresence.newBuilder().setName("eu-2")
         .setRole("member").setOperatorVersion("0.1.0").setKubernetesVersion("v1.31.0")
+        .setControllers(2).setDrainState("Draining")
         .setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
     try {
       VarroactlRun clusters = varroactl("alice", "get", "clusters");
       assertThat(clusters.exitCode()).as(clusters.err()).isZero();
       List<String> lines = clusters.out().lines().toList();
       assertThat(lines.get(0).split("\\s+")).containsExactly("NAME", "ROLE", "HEALTHY", "HEARTBEAT", "OPERATOR",
-          "KUBERNETES", "CONNECTED");
-      assertThat(lines.get(1)).startsWith(BffStack.CLUSTER + " (core)");
-      assertThat(lines.get(2)).startsWith("eu-2 ").contains("member").contains("v1.31.0");
+          "KUBERNETES", "CONNECTED", "STATE");
+      assertThat(lines.get(1)).startsWith(BffStack.CLUSTER + " (core)").endsWith("-");
+      assertThat(lines.get(2)).startsWith("eu-2 ").contains("member").contains("v1.31.0")
+          .endsWith("Draining (2 left)");
 
       VarroactlRun controllers = varroactl("alice", "get", "controllers");
       assertThat(controllers.exitCode()).isZero();

@@ -111,9 +111,10 @@ public final class Grants {
       return false;
     }
     // a cluster is seen by whoever may read it anywhere in it; namespaces and controllers do not narrow it
-    if (Permission.CLUSTERS.equals(permission.resource())) {
+    if (Permission.CLUSTERS.equals(permission.resource()) && !Permission.DRAIN.equals(permission.verb())) {
       return true;
     }
+    // an action on a whole cluster (drain) falls through to the installation-wide case: only an unscoped grant
     boolean scoped = !grant.bindingNamespaces().isEmpty() || !rule.getNamespacesList().isEmpty()
         || !rule.getControllersList().isEmpty() || rule.getControllerLabelsCount() > 0;
     if (target.global()) {

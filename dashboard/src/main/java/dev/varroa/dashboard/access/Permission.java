@@ -1,10 +1,14 @@
 package dev.varroa.dashboard.access;
 
-/** A read the BFF serves: a verb (list, get, watch) on a resource (clusters, controllers, activity, runs, logs). */
+/**
+ * What the BFF serves: a verb (list, get, watch; drain for actions, docs/actions.md) on a resource (clusters,
+ * controllers, activity, runs, logs).
+ */
 public record Permission(String verb, String resource) {
   public static final String LIST = "list";
   public static final String GET = "get";
   public static final String WATCH = "watch";
+  public static final String DRAIN = "drain";
 
   public static final String CLUSTERS = "clusters";
   public static final String CONTROLLERS = "controllers";

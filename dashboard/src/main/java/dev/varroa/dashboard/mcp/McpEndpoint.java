@@ -1,6 +1,7 @@
 package dev.varroa.dashboard.mcp;
 
 import dev.varroa.dashboard.BffServer;
+import dev.varroa.dashboard.actions.ClusterActions;
 import dev.varroa.dashboard.identity.BearerTokenVerifier;
 import dev.varroa.dashboard.reads.DashboardReads;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -17,7 +18,7 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 
 /**
  * The BFF's MCP endpoint: Streamable HTTP at {@value #PATH} on the BFF's port, read-only tools over the same reads as
- * the HTTP API, every request authenticated by the same bearer ID token and every call run as its caller.
+ * the HTTP API and the drain action as POST /actions carries it out, every request authenticated by the same bearer ID token and every call run as its caller.
  */
 public final class McpEndpoint {
 
@@ -51,9 +52,12 @@ public final class McpEndpoint {
       McpServer.sync(transport).jsonMapper(json)
           .serverInfo(SERVER_NAME, version())
           .instructions("Read-only views of the Jenkins controllers Varroa runs: controllers, activity, runs and "
-              + "console log tails, filtered by the caller's VarroaRoleBindings.")
+              + "console log tails, filtered by the caller's VarroaRoleBindings; and one action, drain_cluster "
+              + "(docs/actions.md), authorized and audited like varroactl's.")
           .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-          .tools(new ReadTools(reads, logs).all())
+          .tools(java.util.stream.Stream.concat(new ReadTools(reads, logs).all().stream(),
+              new ActionTools(new ClusterActions(reads.bus(), reads.coreCluster(), reads::grants, reads.clock()))
+                  .all().stream()).toList())
           .build();
       FilterHolder filter = new FilterHolder(new BearerTokenFilter(tokens));
       filter.setName("mcp-bearer-token");

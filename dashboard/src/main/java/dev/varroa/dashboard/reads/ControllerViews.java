@@ -62,6 +62,8 @@ public final class ControllerViews {
     out.put("kubernetesVersion", presence.getKubernetesVersion());
     out.put("connectedControllers", presence.getConnectedControllers());
     out.put("controllers", presence.getControllers());
+    // docs/actions.md: "Draining" (controllers above are the ones left), "Drained", "DrainCancelled", or ""
+    out.put("drainState", presence.getDrainState());
     return out;
   }
 }

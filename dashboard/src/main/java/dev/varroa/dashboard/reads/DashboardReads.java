@@ -78,6 +78,15 @@ public final class DashboardReads {
     return coreCluster;
   }
 
+  /** The NATS connection the reads use, for the actions sent beside them (docs/actions.md). */
+  public Supplier<Connection> bus() {
+    return nats;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
   /** Who the caller is and which bindings name them; needs no permission. */
   public Map<String, Object> me(Caller caller) {
     Grants grants = grants(caller);

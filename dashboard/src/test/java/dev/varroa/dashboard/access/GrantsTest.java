@@ -36,6 +36,27 @@ class GrantsTest {
       .build();
 
   @Test
+  void drainingAClusterNeedsTheDrainVerbAndAGrantNotNarrowedToNamespaces() {
+    Permission drain = Permission.of("drain", "clusters");
+    AccessPolicy policy = AccessPolicy.newBuilder()
+        .addRoles(role("drainer", AccessRule.newBuilder().addVerbs("drain").addResources("clusters")
+            .addClusters("eu-2")))
+        .addBindings(binding("ops-drain", "drainer", "User", "olga"))
+        .addBindings(binding("team-drain", "drainer", "User", "tom").toBuilder().addNamespaces("team-b"))
+        .addBindings(binding("sre-everything", "reader", "Group", "sre"))
+        .addRoles(role("reader", AccessRule.newBuilder().addVerbs("list").addVerbs("get").addResources("*")))
+        .build();
+
+    assertThat(Grants.of(new Caller("olga", List.of()), policy).allows(drain, Target.cluster("eu-2"))).isTrue();
+    assertThat(Grants.of(new Caller("olga", List.of()), policy).allows(drain, Target.cluster("eu-1")))
+        .as("the rule names eu-2 only").isFalse();
+    assertThat(Grants.of(new Caller("tom", List.of()), policy).allows(drain, Target.cluster("eu-2")))
+        .as("a binding narrowed to a namespace cannot empty the whole cluster").isFalse();
+    assertThatThrownBy(() -> Grants.of(new Caller("alice", List.of("sre")), policy).require(drain,
+        Target.cluster("eu-2"))).isInstanceOf(Forbidden.class).hasMessageContaining("missing permission drain clusters");
+  }
+
+  @Test
   void aGroupBindingCoversEveryMember() {
     Grants grants = Grants.of(new Caller("alice", List.of("sre")), POLICY);
     assertThat(grants.bindings()).containsExactly("sre-everything");

@@ -233,6 +233,24 @@ class DashboardBrowserIT {
   }
 
   @Test
+  @Order(9)
+  void aDrainsProgressShowsWithTheCommandToCopyAndNoButton() throws Exception {
+    BusTopology.ensureClusters(operatorBus);
+    // the entry a draining member's operator keeps fresh (docs/actions.md), then the one it writes once drained
+    ClusterPresence.Builder member = ClusterPresence.newBuilder().setName("us-3").setRole("member")
+        .setOperatorVersion("0.1.0").setKubernetesVersion("v1.34.4").setControllers(2).setDrainState("Draining")
+        .setRefreshedAtEpochMillis(System.currentTimeMillis());
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("us-3", member.build().toByteArray());
+    try {
+      passes(script(Map.of("VARROA_E2E_DRAINING_CLUSTER", "us-3")).on("drained", () -> operatorBus.keyValue(
+          BusNames.CLUSTERS_BUCKET).put("us-3", member.setControllers(0).setDrainState("Drained")
+              .setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray())).run("drain-progress.mjs"));
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("us-3");
+    }
+  }
+
+  @Test
   @Order(7)
   void everyReturnToOfALoginLinkEndsOnTheDashboardsOwnOrigin() throws Exception {
     passes(script(Map.of()).run("return-to.mjs"));

@@ -61,7 +61,7 @@ class McpToolsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_activity",
-      "list_runs", "get_run", "get_run_log_tail");
+      "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -140,8 +140,10 @@ class McpToolsIT {
     for (McpSchema.Tool tool : tools) {
       assertThat(tool.inputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
       assertThat(tool.outputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
-      assertThat(tool.annotations().readOnlyHint()).as(tool.name()).isTrue();
-      assertThat(tool.annotations().destructiveHint()).as(tool.name()).isFalse();
+      // the one action (docs/actions.md) says it changes and deletes things
+      boolean action = tool.name().equals("drain_cluster");
+      assertThat(tool.annotations().readOnlyHint()).as(tool.name()).isEqualTo(!action);
+      assertThat(tool.annotations().destructiveHint()).as(tool.name()).isEqualTo(action);
     }
     McpSchema.Tool list = tools.stream().filter(t -> t.name().equals("list_controllers")).findFirst().orElseThrow();
     assertThat(properties(list.inputSchema())).containsOnlyKeys("cluster", "namespace", "attention");

@@ -41,9 +41,17 @@ public final class ClusterBeacon implements AutoCloseable {
     return thread;
   });
   private volatile boolean lastWriteFailed;
+  private final Supplier<String> drainState;
 
   public ClusterBeacon(Supplier<Connection> nats, String cluster, ClusterRole role, Supplier<String> kubernetesVersion,
       Supplier<Collection<Controller>> controllers, Clock clock) {
+    this(nats, cluster, role, kubernetesVersion, controllers, () -> "", clock);
+  }
+
+  /** @param drainState the cluster's drain state as ClusterPresence.drain_state spells it (docs/actions.md) */
+  public ClusterBeacon(Supplier<Connection> nats, String cluster, ClusterRole role, Supplier<String> kubernetesVersion,
+      Supplier<Collection<Controller>> controllers, Supplier<String> drainState, Clock clock) {
+    this.drainState = drainState;
     this.nats = nats;
     this.cluster = cluster;
     this.role = role;
@@ -58,7 +66,7 @@ public final class ClusterBeacon implements AutoCloseable {
   }
 
   /** Writes the entry now; a failure is logged once until a write succeeds again. */
-  public void refresh() {
+  public synchronized void refresh() {
     try {
       Collection<Controller> all = controllers.get();
       long connected = all.stream().filter(c -> c.getStatus() != null
@@ -72,6 +80,7 @@ public final class ClusterBeacon implements AutoCloseable {
           .setControllers(all.size())
           .setStartedAtEpochMillis(startedAt.toEpochMilli())
           .setRefreshedAtEpochMillis(clock.millis())
+          .setDrainState(drainState.get())
           .build();
       Connection connection = nats.get();
       BusTopology.ensureClusters(connection);

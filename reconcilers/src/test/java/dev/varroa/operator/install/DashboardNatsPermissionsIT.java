@@ -92,6 +92,7 @@ class DashboardNatsPermissionsIT {
           .getBytes(StandardCharsets.UTF_8)));
       responder.subscribe(BusNames.clusterControllers("core"), BusNames.OPERATOR_QUEUE_GROUP);
       responder.subscribe("varroa.clusters.core.controller", BusNames.OPERATOR_QUEUE_GROUP);
+      responder.subscribe(BusNames.clusterActions("core"), BusNames.OPERATOR_QUEUE_GROUP);
       for (int i = 1; i <= 3; i++) {
         operator.publish(NatsMessage.builder().subject(BusNames.activity("core", "ci", "sandbox"))
             .headers(new Headers().put("Nats-Msg-Id", UUID.randomUUID().toString())).data(new byte[] {(byte) i}).build());
@@ -126,6 +127,9 @@ class DashboardNatsPermissionsIT {
       assertThat(rows).isNotNull();
       Message detail = dashboard.request("varroa.clusters.core.controller", new byte[0], DEADLINE);
       assertThat(new String(detail.getData(), StandardCharsets.UTF_8)).isEqualTo("varroa.clusters.core.controller");
+      // An action it authorized, to the cluster's operator (docs/actions.md)
+      Message action = dashboard.request(BusNames.clusterActions("core"), new byte[0], DEADLINE);
+      assertThat(new String(action.getData(), StandardCharsets.UTF_8)).isEqualTo(BusNames.clusterActions("core"));
 
       // Live activity resumed after sequence 1 (Last-Event-ID: 1), with an ordered consumer
       OrderedConsumerContext ordered = dashboard.getStreamContext(BusNames.ACTIVITY_STREAM).createOrderedConsumer(
@@ -150,6 +154,8 @@ class DashboardNatsPermissionsIT {
       assertThat(live.nextMessage(DEADLINE).getData()).containsExactly(9);
       assertThat(logs.nextMessage(DEADLINE).getData()).containsExactly(7);
 
+      // The user-action audit event, on the core's installation-wide subject
+      dashboard.publish(BusNames.activityGlobal("core"), new byte[0]);
       dashboard.flush(DEADLINE);
       assertThat(dashboardErrors).as("permission errors of the dashboard user").isEmpty();
       assertThat(errors).as("permission errors of the operator, gateway and recorder users").isEmpty();
@@ -158,7 +164,7 @@ class DashboardNatsPermissionsIT {
   }
 
   @Test
-  void theDashboardUserWritesNothing() throws Exception {
+  void theDashboardUserWritesNothingButItsAuditEvents() throws Exception {
     try (Connection operator = connect("operator", OPERATOR_PASSWORD, errors);
         Connection recorder = connect("recorder", RECORDER_PASSWORD, errors);
         Connection dashboard = connect("dashboard", DASHBOARD_PASSWORD, dashboardErrors)) {
@@ -167,7 +173,8 @@ class DashboardNatsPermissionsIT {
       BusTopology.ensureActivity(recorder);
 
       List<String> refused = List.of("$KV." + BusNames.CLUSTERS_BUCKET + ".core", "$KV." + ACCESS_BUCKET + ".policy",
-          BusNames.activityGlobal("core"), "$JS.API.STREAM.CREATE.KV_" + ACCESS_BUCKET,
+          BusNames.activity("core", "ci", "sandbox"), BusNames.activityGlobal("member-eu1"),
+          "$JS.API.STREAM.CREATE.KV_" + ACCESS_BUCKET,
           "$JS.API.CONSUMER.DELETE." + BusNames.ACTIVITY_STREAM + "." + BusNames.ACTIVITY_CONSUMER,
           "$JS.API.CONSUMER.MSG.NEXT." + BusNames.ACTIVITY_STREAM + "." + BusNames.ACTIVITY_CONSUMER);
       for (String subject : refused) {

@@ -193,6 +193,37 @@ class MemberNatsPermissionsIT {
   }
 
   @Test
+  void aMembersOperatorAnswersItsOwnActionsOnlyAndOnlyTheDashboardSendsThemAndAuditsOnTheCore() throws Exception {
+    Queue<String> dashboardErrors = new ConcurrentLinkedQueue<>();
+    try (Connection operator = memberOperator(operatorErrors);
+        Connection gateway = memberGateway(gatewayErrors);
+        Connection dashboard = connect("dashboard", PASSWORDS.get("DASHBOARD_PASSWORD"), "_INBOX.",
+            dashboardErrors)) {
+      operator.createDispatcher(request -> operator.publish(request.getReplyTo(), "answered".getBytes(
+          StandardCharsets.UTF_8))).subscribe(BusNames.clusterActions(MEMBER), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.flush(DEADLINE);
+      Message answer = dashboard.request(BusNames.clusterActions(MEMBER), new byte[0], DEADLINE);
+      assertThat(answer).isNotNull();
+      assertThat(new String(answer.getData(), StandardCharsets.UTF_8)).isEqualTo("answered");
+      // the BFF records the user-action audit event on the core's installation-wide subject only
+      dashboard.publish(BusNames.activityGlobal(CORE), new byte[0]);
+      dashboard.publish(BusNames.activityGlobal(MEMBER), new byte[0]);
+      // a member's operator answers no other cluster's actions and sends none; its gateway sends none either
+      operator.subscribe(BusNames.clusterActions(OTHER_MEMBER), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.subscribe(BusNames.clusterActions(CORE), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.publish(BusNames.clusterActions(OTHER_MEMBER), new byte[0]);
+      gateway.publish(BusNames.clusterActions(MEMBER), new byte[0]);
+
+      awaitViolation(dashboardErrors, "Publish to \"" + BusNames.activityGlobal(MEMBER) + "\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterActions(OTHER_MEMBER) + "\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterActions(CORE) + "\"");
+      awaitViolation(operatorErrors, "Publish to \"" + BusNames.clusterActions(OTHER_MEMBER) + "\"");
+      awaitViolation(gatewayErrors, "Publish to \"" + BusNames.clusterActions(MEMBER) + "\"");
+      assertThat(dashboardErrors).noneMatch(e -> e.contains(BusNames.activityGlobal(CORE) + "\""));
+    }
+  }
+
+  @Test
   void aMembersGatewayIsRefusedAnotherClustersActivityResultsTokenRequestsCommandsAndReplies() throws Exception {
     try (Connection gateway = memberGateway(gatewayErrors)) {
       gateway.publish(BusNames.activity(CORE, "ci", "sandbox"), new byte[0]);

@@ -1,0 +1,47 @@
+package dev.varroa.dashboard.actions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.varroa.dashboard.identity.Caller;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * One action as a client asked for it (docs/actions.md): the client's request id (a UUID; the same id again is
+ * answered with the first result and runs nothing), a verb, a target, and who asked. A preview says what the action
+ * would do and runs nothing.
+ */
+public record Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview) {
+
+  private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+  /** Reads a POST /actions body; every bad field is refused with its name and the fix. */
+  public static Action parse(JsonNode body, Caller caller) throws ActionRefused {
+    if (body == null || !body.isObject()) {
+      throw ActionRefused.badField("body", "the body must be a JSON object {\"requestId\", \"verb\", \"target\":"
+          + " {\"cluster\"}}");
+    }
+    String requestId = body.path("requestId").asText("");
+    try {
+      if (!UUID.fromString(requestId).toString().equalsIgnoreCase(requestId)) {
+        throw new IllegalArgumentException(requestId);
+      }
+    } catch (IllegalArgumentException e) {
+      throw ActionRefused.badField("requestId", "requestId '" + requestId + "' is not a UUID; send a fresh UUID per"
+          + " action and the same one to retry it");
+    }
+    String verbName = body.path("verb").asText("");
+    ActionVerb verb = ActionVerb.of(verbName).orElseThrow(() -> ActionRefused.badField("verb", "verb '" + verbName
+        + "' is not an action; use one of: " + ActionVerb.names()));
+    String cluster = body.path("target").path("cluster").asText("");
+    if (!DNS1123_LABEL.matcher(cluster).matches()) {
+      throw ActionRefused.badField("target.cluster", "target.cluster '" + cluster + "' is not a cluster name (a"
+          + " DNS-1123 label); `varroactl get clusters` lists them");
+    }
+    JsonNode preview = body.path("preview");
+    if (!preview.isMissingNode() && !preview.isBoolean()) {
+      throw ActionRefused.badField("preview", "preview must be true or false");
+    }
+    return new Action(requestId.toLowerCase(java.util.Locale.ROOT), verb, ActionTarget.cluster(cluster), caller,
+        preview.asBoolean(false));
+  }
+}

@@ -1,0 +1,81 @@
+package dev.varroa.dashboard.actions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.dashboard.access.Permission;
+import dev.varroa.dashboard.identity.Caller;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The action shape: a request id, a verb and a target read from a POST body, every bad field named. */
+class ActionTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Caller ALICE = new Caller("alice", List.of("ops"));
+  private static final String ID = "3f2b8c1e-5d4a-4c6b-9e7f-0a1b2c3d4e5f";
+
+  @Test
+  void readsARequestIdAVerbAndAClusterTargetWithTheCaller() throws Exception {
+    Action action = Action.parse(body("{\"requestId\": \"" + ID.toUpperCase() + "\", \"verb\": \"drain\","
+        + " \"target\": {\"cluster\": \"east\"}}"), ALICE);
+
+    assertThat(action.requestId()).isEqualTo(ID);
+    assertThat(action.verb()).isEqualTo(ActionVerb.DRAIN);
+    assertThat(action.target()).isEqualTo(ActionTarget.cluster("east"));
+    assertThat(action.caller()).isEqualTo(ALICE);
+    assertThat(action.preview()).isFalse();
+  }
+
+  @Test
+  void drainAndItsCancelNeedTheDrainVerbOnClusters() {
+    assertThat(ActionVerb.DRAIN.permission()).isEqualTo(Permission.of("drain", "clusters"));
+    assertThat(ActionVerb.CANCEL_DRAIN.permission()).isEqualTo(Permission.of("drain", "clusters"));
+    assertThat(ActionVerb.of("cancel-drain")).contains(ActionVerb.CANCEL_DRAIN);
+  }
+
+  @Test
+  void rejectsARequestIdThatIsNotAUuidNamingTheField() {
+    assertRefused("{\"requestId\": \"42\", \"verb\": \"drain\", \"target\": {\"cluster\": \"east\"}}", "requestId",
+        "'42' is not a UUID");
+  }
+
+  @Test
+  void rejectsAnUnknownVerbListingTheKnownOnes() {
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"delete\", \"target\": {\"cluster\": \"east\"}}",
+        "verb", "use one of: drain, cancel-drain");
+  }
+
+  @Test
+  void rejectsAMissingOrMalformedClusterAndANonBooleanPreview() {
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"drain\"}", "target.cluster", "not a cluster name");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"drain\", \"target\": {\"cluster\": \"East_1\"}}",
+        "target.cluster", "'East_1'");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"drain\", \"target\": {\"cluster\": \"east\"},"
+        + " \"preview\": \"yes\"}", "preview", "true or false");
+    assertRefused("[1]", "body", "JSON object");
+  }
+
+  @Test
+  void aRefusalCarriesItsStatusAndAuditOutcome() {
+    ActionRefused conflict = ActionRefused.conflict("cluster eu-1 is the core cluster", java.util.Map.of());
+    assertThat(conflict.status()).isEqualTo(409);
+    assertThat(conflict.outcome()).isEqualTo("refused");
+    assertThat(ActionRefused.browser().status()).isEqualTo(403);
+    assertThat(ActionRefused.unavailable("no answer").outcome()).isEqualTo("failed");
+  }
+
+  private static void assertRefused(String body, String field, String message) {
+    assertThatThrownBy(() -> Action.parse(body(body), ALICE)).isInstanceOfSatisfying(ActionRefused.class, refused -> {
+      assertThat(refused.status()).isEqualTo(400);
+      assertThat(refused.body()).containsEntry("field", field);
+      assertThat(refused.getMessage()).contains(message);
+    });
+  }
+
+  private static JsonNode body(String json) throws Exception {
+    return JSON.readTree(json);
+  }
+}
