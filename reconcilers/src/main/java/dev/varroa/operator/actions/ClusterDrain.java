@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,8 +25,10 @@ import org.slf4j.LoggerFactory;
 public final class ClusterDrain implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterDrain.class);
-  /** How often a step looks at the ledger and the Controllers. */
+  /** How often a step looks at the ledger and the Controllers while a drain runs. */
   public static final Duration STEP_INTERVAL = Duration.ofSeconds(1);
+  /** How often it looks at the ledger otherwise: a drain another replica accepted is seen within this. */
+  public static final Duration IDLE_INTERVAL = Duration.ofSeconds(5);
   public static final String DRAIN_DELETING = "cluster.drain_deleting";
   public static final String DRAINED = "cluster.drained";
 
@@ -54,13 +57,24 @@ public final class ClusterDrain implements AutoCloseable {
   }
 
   public ClusterDrain start() {
-    timer.scheduleWithFixedDelay(this::step, 0, STEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    timer.execute(this::stepAndSchedule);
     return this;
   }
 
   /** Runs a step soon, not at the next interval: an action just changed the state. */
   public void nudge() {
     timer.execute(this::step);
+  }
+
+  // every second while draining, every IDLE_INTERVAL otherwise, so an idle cluster costs one GET in five seconds
+  private void stepAndSchedule() {
+    step();
+    Duration next = state == DrainState.DRAINING ? STEP_INTERVAL : IDLE_INTERVAL;
+    try {
+      timer.schedule(this::stepAndSchedule, next.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closed) {
+      // closed: no more steps
+    }
   }
 
   /** The state as the last step read it. */
