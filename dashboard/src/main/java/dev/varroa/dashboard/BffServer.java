@@ -4,6 +4,7 @@ import dev.varroa.dashboard.access.AccessPolicyView;
 import dev.varroa.dashboard.api.CookieSecurity;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.api.LoginServlet;
+import dev.varroa.dashboard.api.ManifestCheckServlet;
 import dev.varroa.dashboard.api.ReadApiServlet;
 import dev.varroa.dashboard.http.InternalErrorFilter;
 import dev.varroa.dashboard.http.LoginRateLimit;
@@ -15,6 +16,8 @@ import dev.varroa.dashboard.identity.CallerAuthenticator;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.identity.SessionStore;
+import dev.varroa.dashboard.manifests.ControllerSchema;
+import dev.varroa.dashboard.manifests.ManifestCheck;
 import dev.varroa.dashboard.reads.DashboardReads;
 import dev.varroa.dashboard.reads.RecordReads;
 import dev.varroa.dashboard.ui.WebClient;
@@ -111,6 +114,8 @@ public final class BffServer implements AutoCloseable {
         parts.live().create(reads)));
     api.setAsyncSupported(true);
     context.addServlet(api, "/*");
+    context.addServlet(new ServletHolder("manifest-check", new ManifestCheckServlet(
+        new ManifestCheck(ControllerSchema.load()), new CallerAuthenticator(tokens, sessions))), ManifestCheckServlet.PATH);
     parts.mcp().mount(context, reads, tokens);
     jetty.setHandler(compressed(context));
     jetty.start();
