@@ -22,7 +22,6 @@ export function SpecEditorTab({ detail, cluster }: { detail: ControllerDetail; c
   const initial = useMemo(
     () => controllerManifest(detail.namespace, detail.name, current, detail.labels),
     // the editor starts from the spec once; later polls change only what it compares against
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [detail.cluster, detail.namespace, detail.name],
   );
   const [tab, setTab] = useState('form');
