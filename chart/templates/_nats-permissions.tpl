@@ -118,6 +118,8 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controllers varroa-operator") | nindent 4 }}
     # ControllerDetailResponder answers the BFF's requests for one controller in full.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controller varroa-operator") | nindent 4 }}
+    # ManifestCheckResponder checks a Controller manifest the BFF forwards, against this cluster's classes and defaults.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.manifest-check varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
     # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
@@ -231,6 +233,8 @@ publish:
     # Each cluster's operator answers with its controller rows, and with one controller in full.
     - "varroa.clusters.*.controllers"
     - "varroa.clusters.*.controller"
+    # The manifest check (POST /manifests/check) runs in the target cluster's operator.
+    - "varroa.clusters.*.manifest-check"
     # Live activity: ordered (ephemeral) consumers on the recorder's varroa_activity, started at a sequence to resume.
     - "$JS.API.STREAM.INFO.varroa_activity"
     - "$JS.API.CONSUMER.CREATE.varroa_activity"

@@ -16,8 +16,7 @@ import dev.varroa.dashboard.identity.CallerAuthenticator;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.identity.SessionStore;
-import dev.varroa.dashboard.manifests.ControllerSchema;
-import dev.varroa.dashboard.manifests.ManifestCheck;
+import dev.varroa.dashboard.manifests.OperatorManifestCheck;
 import dev.varroa.dashboard.reads.DashboardReads;
 import dev.varroa.dashboard.reads.RecordReads;
 import dev.varroa.dashboard.ui.WebClient;
@@ -115,7 +114,8 @@ public final class BffServer implements AutoCloseable {
     api.setAsyncSupported(true);
     context.addServlet(api, "/*");
     context.addServlet(new ServletHolder("manifest-check", new ManifestCheckServlet(
-        new ManifestCheck(ControllerSchema.load()), new CallerAuthenticator(tokens, sessions))), ManifestCheckServlet.PATH);
+        new OperatorManifestCheck(parts.nats(), parts.coreCluster()), new CallerAuthenticator(tokens, sessions))),
+        ManifestCheckServlet.PATH);
     parts.mcp().mount(context, reads, tokens);
     jetty.setHandler(compressed(context));
     jetty.start();

@@ -3,21 +3,25 @@ package dev.varroa.dashboard.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.varroa.dashboard.http.InternalErrors;
+import dev.varroa.dashboard.identity.Caller;
 import dev.varroa.dashboard.identity.CallerAuthenticator;
-import dev.varroa.dashboard.manifests.ManifestCheck;
+import dev.varroa.dashboard.manifests.OperatorManifestCheck;
+import dev.varroa.protocol.bus.v1.ManifestCheckAnswer;
+import dev.varroa.protocol.bus.v1.ManifestProblem;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * POST /manifests/check: checks a Controller manifest with the CRD schema and the operator's settings resolver and
- * classifies the change against a given current spec. Side-effect free: nothing is stored, sent or applied, so it
- * needs an authenticated caller but no permission beyond that (docs/dashboard-api.md).
+ * POST /manifests/check: the target cluster's operator (the body's or query's cluster, default the core) checks a
+ * Controller manifest with the CRD schema and its settings resolver and classifies the change against a given
+ * current spec; the BFF forwards over NATS. Side-effect free: nothing is stored or applied, so it needs an
+ * authenticated caller but no permission beyond that (docs/dashboard-api.md).
  */
 public final class ManifestCheckServlet extends HttpServlet {
 
@@ -25,10 +29,10 @@ public final class ManifestCheckServlet extends HttpServlet {
   /** A Controller manifest is a few kilobytes; this bounds what one request can make the BFF parse. */
   static final int MAX_BODY_BYTES = 256 * 1024;
 
-  private final ManifestCheck check;
+  private final OperatorManifestCheck check;
   private final CallerAuthenticator authenticator;
 
-  public ManifestCheckServlet(ManifestCheck check, CallerAuthenticator authenticator) {
+  public ManifestCheckServlet(OperatorManifestCheck check, CallerAuthenticator authenticator) {
     this.check = check;
     this.authenticator = authenticator;
   }
@@ -41,8 +45,9 @@ public final class ManifestCheckServlet extends HttpServlet {
           + " is not served: POST a JSON body {\"manifest\": \"<yaml>\", \"current\": {spec}}");
       return;
     }
+    Caller caller;
     try {
-      authenticator.authenticate(request);
+      caller = authenticator.authenticate(request);
     } catch (CallerAuthenticator.Unauthenticated e) {
       response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
       JsonResponses.error(response, 401, "unauthenticated", e.getMessage());
@@ -71,27 +76,60 @@ public final class ManifestCheckServlet extends HttpServlet {
             + " {\"manifest\": \"<yaml>\"} and, to classify a change, \"current\": the spec in force");
         return;
       }
+      String cluster = cluster(request, input);
+      if (cluster.isEmpty()) {
+        JsonResponses.error(response, 400, "invalid_body", "cluster is empty; name a registered cluster, or leave"
+            + " cluster out to check in the core (" + check.coreCluster() + ")");
+        return;
+      }
       JsonNode current = input.get("current");
-      ManifestCheck.Outcome outcome = check.check(input.get("manifest").asText(),
-          current == null || current.isNull() ? Optional.empty() : Optional.of(current));
-      JsonResponses.write(response, 200, body(outcome));
+      String currentSpec = current == null || current.isNull() ? "" : current.isTextual() ? current.asText()
+          : JsonResponses.JSON.writeValueAsString(current);
+      ManifestCheckAnswer answer;
+      try {
+        answer = check.check(cluster, input.get("manifest").asText(), currentSpec, caller.user());
+      } catch (OperatorManifestCheck.Unavailable e) {
+        JsonResponses.error(response, 503, "unavailable", e.getMessage());
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        JsonResponses.error(response, 503, "unavailable", OperatorManifestCheck.CHECK_UNAVAILABLE + ": interrupted");
+        return;
+      }
+      JsonResponses.write(response, 200, body(answer));
     } catch (RuntimeException e) {
       InternalErrors.answer(request, response, e);
     }
   }
 
-  private static Map<String, Object> body(ManifestCheck.Outcome outcome) {
+  /** The manifest's target cluster: the query's cluster, else the body's, else the core. */
+  private String cluster(HttpServletRequest request, JsonNode input) {
+    String named = request.getParameter("cluster");
+    if (named == null && input.path("cluster").isTextual()) {
+      named = input.get("cluster").asText();
+    }
+    return named == null ? check.coreCluster() : named.trim();
+  }
+
+  private static Map<String, Object> body(ManifestCheckAnswer answer) throws JsonProcessingException {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("valid", outcome.valid());
-    out.put("problems", outcome.problems());
-    out.put("warnings", outcome.warnings());
-    out.put("manifest", outcome.manifest());
-    if (outcome.change() != null) {
-      out.put("changeClass", outcome.change().changeClass());
-      out.put("restart", outcome.change().restart());
-      out.put("changes", outcome.change().changes().stream().map(c -> Map.of("field", c.field(),
-          "class", c.changeClass().name(), "effect", c.effect())).toList());
+    out.put("cluster", answer.getCluster());
+    out.put("valid", answer.getValid());
+    out.put("problems", problems(answer, ManifestProblem.Severity.ERROR));
+    out.put("warnings", problems(answer, ManifestProblem.Severity.WARNING));
+    out.put("manifest", answer.getManifestJson().isEmpty() ? null : JsonResponses.JSON.readTree(
+        answer.getManifestJson()));
+    if (answer.getClassified()) {
+      out.put("changeClass", answer.getChangeClass());
+      out.put("restart", answer.getRestart());
+      out.put("changes", answer.getChangesList().stream().map(c -> Map.of("field", c.getField(),
+          "class", c.getChangeClass(), "effect", c.getEffect())).toList());
     }
     return out;
+  }
+
+  private static List<Map<String, String>> problems(ManifestCheckAnswer answer, ManifestProblem.Severity severity) {
+    return answer.getProblemsList().stream().filter(p -> p.getSeverity() == severity)
+        .map(p -> Map.of("field", p.getField(), "message", p.getMessage(), "fix", p.getFix())).toList();
   }
 }

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * POST /manifests/check on the BFF as it runs (real API server, operator, NATS, OpenID provider): a valid Controller,
- * an invalid field answered with its name and fix, a restart-class change against the spec in force, and that the
- * check wrote nothing to the cluster.
+ * POST /manifests/check on the BFF as it runs (real API server, operator, NATS, OpenID provider): the BFF forwards to
+ * the target cluster's operator, whose ManifestCheckResponder answers. A valid Controller, an invalid field answered
+ * with its name and fix, a ControllerClass the cluster lacks, a restart-class change against the spec in force, a
+ * cluster that does not answer, and that the check wrote nothing to the cluster.
  */
 @WithKubeApiServer
 class ManifestCheckIT {
@@ -89,6 +90,7 @@ class ManifestCheckIT {
   void aValidControllerPassesAndComesBackParsed() throws Exception {
     JsonNode body = check(request(MANIFEST, null), 200);
     assertThat(body.path("valid").asBoolean()).as("%s", body).isTrue();
+    assertThat(body.path("cluster").asText()).as("no cluster named: the core checks").isEqualTo(BffStack.CLUSTER);
     assertThat(body.path("problems")).isEmpty();
     assertThat(body.path("manifest").path("spec").path("miteSpec").path("resources").path("requests")
         .path("memory").asText()).isEqualTo("128Mi");
@@ -115,6 +117,27 @@ class ManifestCheckIT {
     assertThat(body.path("valid").asBoolean()).isFalse();
     assertThat(problem(body, "spec.ingress.host").path("fix").asText())
         .startsWith("set spec.ingress.host, e.g. jenkins.example.com");
+  }
+
+  @Test
+  void theClustersOperatorKnowsWhichControllerClassesExist() throws Exception {
+    JsonNode body = check(request(MANIFEST + "  classRef: {name: no-such-class}\n", null), 200);
+    assertThat(body.path("valid").asBoolean()).isFalse();
+    JsonNode classRef = problem(body, "spec.classRef.name");
+    assertThat(classRef.path("message").asText()).isEqualTo("ControllerClass no-such-class does not exist in cluster "
+        + BffStack.CLUSTER + " (the operator would block the Controller)");
+    assertThat(classRef.path("fix").asText()).isEqualTo(
+        "create ControllerClass no-such-class there, or correct spec.classRef.name");
+    assertThat(body.path("warnings")).as("the operator read its classes: nothing left undecided").isEmpty();
+  }
+
+  @Test
+  void aClusterThatDoesNotAnswerIsNamed() throws Exception {
+    JsonNode body = JSON.readTree(send(inCluster(request(MANIFEST, null), "us-9"), "", 503));
+    assertThat(body.path("message").asText()).startsWith("check unavailable: cluster us-9 did not answer within");
+    JsonNode query = JSON.readTree(send(request(MANIFEST, null), "?cluster=us-9", 503));
+    assertThat(query.path("message").asText()).contains("cluster us-9");
+    assertThat(check(inCluster(request(MANIFEST, null), BffStack.CLUSTER), 200).path("valid").asBoolean()).isTrue();
   }
 
   @Test
@@ -159,12 +182,20 @@ class ManifestCheckIT {
     return JSON.writeValueAsString(body);
   }
 
+  private static String inCluster(String request, String cluster) throws Exception {
+    return JSON.writeValueAsString(((ObjectNode) JSON.readTree(request)).put("cluster", cluster));
+  }
+
   private static JsonNode check(String body, int status) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(stack.url() + "/manifests/check"))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+    return JSON.readTree(send(body, "", status));
+  }
+
+  private static String send(String body, String query, int status) throws Exception {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(stack.url() + "/manifests/check"
+        + query)).header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    return JSON.readTree(response.body());
+    return response.body();
   }
 
   private static JsonNode problem(JsonNode body, String field) {

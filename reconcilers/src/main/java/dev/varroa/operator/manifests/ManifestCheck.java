@@ -1,4 +1,4 @@
-package dev.varroa.dashboard.manifests;
+package dev.varroa.operator.manifests;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -9,30 +9,45 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
 import dev.varroa.api.v1alpha1.ControllerSpec;
+import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
 import dev.varroa.operator.render.resolve.PodSpecMerge;
+import dev.varroa.operator.render.resolve.ResolvedController;
 import dev.varroa.operator.render.resolve.SettingsProblem;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Checks a Controller manifest the way the operator will see it, without applying anything: the CRD schema first,
- * then the operator's own settings resolver, and, given the spec in force, the change class of the edit. The
- * dashboard cannot read ControllerClasses or ProvisioningDefaults, so what depends on them is a warning, not an error.
+ * then the operator's own settings resolver with what the Controller inherits in the checking cluster (its
+ * ControllerClasses and ProvisioningDefaults), and, given the spec in force, the change class of the edit. Pure: the
+ * operator's caches are handed in as {@link Inherited}.
  */
 public final class ManifestCheck {
 
   /**
    * @param valid no problems: the API server and the operator will take it
    * @param problems what must change, each naming its field and the fix
-   * @param warnings what the dashboard cannot decide (inherited settings)
+   * @param warnings what the check cannot decide (inherited settings it was not given)
    * @param manifest the manifest as parsed (JSON), for the Spec Editor's form; null when it does not parse
    * @param change the change class against the given current spec; null when no current spec was given
    */
   public record Outcome(boolean valid, List<ManifestProblem> problems, List<ManifestProblem> warnings,
       JsonNode manifest, ChangeClassification.Result change) {}
+
+  /**
+   * What a Controller inherits in the cluster that checks it.
+   *
+   * @param classes the ControllerClasses by name (the operator's cache)
+   * @param defaults the cluster's ProvisioningDefaults, empty when there are none
+   * @param miteImage the installation's mite image, for a Controller that names none
+   * @param cluster the cluster's name, for the messages
+   */
+  public record Inherited(Function<String, Optional<ControllerClass>> classes, Optional<ProvisioningDefaults> defaults,
+      String miteImage, String cluster) {}
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -42,8 +57,16 @@ public final class ManifestCheck {
     this.schema = schema;
   }
 
-  /** @param currentSpec the spec in force (from the controller's detail), to classify the change against */
+  /** Without the cluster's inheritance: a ControllerClass stands in empty and agents allowances are warnings. */
   public Outcome check(String manifestText, Optional<JsonNode> currentSpec) {
+    return check(manifestText, currentSpec, Optional.empty());
+  }
+
+  /**
+   * @param currentSpec the spec in force (from the controller's detail), to classify the change against
+   * @param inherited the checking cluster's classes and defaults; empty while they are not known
+   */
+  public Outcome check(String manifestText, Optional<JsonNode> currentSpec, Optional<Inherited> inherited) {
     List<ManifestProblem> problems = new ArrayList<>();
     List<ManifestProblem> warnings = new ArrayList<>();
     JsonNode manifest;
@@ -66,7 +89,7 @@ public final class ManifestCheck {
       return new Outcome(false, problems, warnings, manifest, null);
     }
     Controller proposed = controller(manifest, manifest.path("spec"));
-    resolve(proposed, problems, warnings);
+    resolve(proposed, inherited, problems, warnings);
     ChangeClassification.Result change = null;
     if (currentSpec.isPresent() && currentSpec.get().isObject()) {
       List<ManifestProblem> currentProblems = new ArrayList<>();
@@ -74,8 +97,8 @@ public final class ManifestCheck {
       currentProblems.addAll(schema.validate(currentManifest));
       if (currentProblems.isEmpty()) {
         Controller current = controller(manifest, currentSpec.get());
-        change = ChangeClassification.between(currentSpec.get(), resolveQuietly(current),
-            manifest.path("spec"), resolveQuietly(proposed));
+        change = ChangeClassification.between(currentSpec.get(), resolveQuietly(current, inherited),
+            manifest.path("spec"), resolveQuietly(proposed, inherited));
       } else {
         warnings.add(new ManifestProblem("current", "the spec in force does not pass the schema ("
             + currentProblems.get(0).field() + "), so the change cannot be classified",
@@ -97,20 +120,30 @@ public final class ManifestCheck {
     return controller;
   }
 
-  /** The operator's resolver; a ControllerClass the dashboard cannot read stands in empty, and says so. */
-  private static void resolve(Controller controller, List<ManifestProblem> problems, List<ManifestProblem> warnings) {
+  /**
+   * The operator's resolver. With the cluster's inheritance a missing ControllerClass is an error, as the operator
+   * blocks on it; without it the class stands in empty and says so, and an agents allowance is only a warning.
+   */
+  private static void resolve(Controller controller, Optional<Inherited> inherited, List<ManifestProblem> problems,
+      List<ManifestProblem> warnings) {
     ControllerSpec spec = controller.getSpec();
-    if (spec.classRef != null) {
-      warnings.add(new ManifestProblem("spec.classRef.name", "the dashboard does not read ControllerClass "
-          + spec.classRef.name + ", so what it sets is not checked here",
+    if (spec.classRef != null && inherited.isPresent() && classOf(spec, inherited).isEmpty()) {
+      problems.add(new ManifestProblem("spec.classRef.name", "ControllerClass " + spec.classRef.name
+          + " does not exist in cluster " + inherited.get().cluster() + " (the operator would block the Controller)",
+          "create ControllerClass " + spec.classRef.name + " there, or correct spec.classRef.name"));
+      return;
+    }
+    if (spec.classRef != null && inherited.isEmpty()) {
+      warnings.add(new ManifestProblem("spec.classRef.name", "the cluster's ControllerClasses were not known to the"
+          + " check, so what ControllerClass " + spec.classRef.name + " sets is not checked here",
           "make sure ControllerClass " + spec.classRef.name + " exists: kubectl get controllerclass "
               + spec.classRef.name));
     }
-    for (SettingsProblem problem : ControllerSettingsResolver.resolve(controller, standIn(spec), Optional.empty())
-        .problems()) {
+    for (SettingsProblem problem : resolution(controller, inherited).problems()) {
       ManifestProblem named = new ManifestProblem(problem.field(), problem.message(), problem.fix());
-      // allowances live in ProvisioningDefaults, which the dashboard cannot read
-      if (problem.field().equals("spec.agents.namespace") && problem.message().contains(" nor allowed ")) {
+      // allowances live in ProvisioningDefaults: only a check that was given them can refuse
+      if (inherited.isEmpty() && problem.field().equals("spec.agents.namespace")
+          && problem.message().contains(" nor allowed ")) {
         warnings.add(named);
       } else {
         problems.add(named);
@@ -118,9 +151,21 @@ public final class ManifestCheck {
     }
   }
 
-  private static dev.varroa.operator.render.resolve.ResolvedController resolveQuietly(Controller controller) {
-    return ControllerSettingsResolver.resolve(controller, standIn(controller.getSpec()), Optional.empty())
-        .controller();
+  private static ResolvedController resolveQuietly(Controller controller, Optional<Inherited> inherited) {
+    return resolution(controller, inherited).controller();
+  }
+
+  private static ControllerSettingsResolver.Resolution resolution(Controller controller,
+      Optional<Inherited> inherited) {
+    if (inherited.isEmpty()) {
+      return ControllerSettingsResolver.resolve(controller, standIn(controller.getSpec()), Optional.empty());
+    }
+    return ControllerSettingsResolver.resolve(controller, classOf(controller.getSpec(), inherited),
+        inherited.get().defaults(), inherited.get().miteImage());
+  }
+
+  private static Optional<ControllerClass> classOf(ControllerSpec spec, Optional<Inherited> inherited) {
+    return spec.classRef == null ? Optional.empty() : inherited.get().classes().apply(spec.classRef.name);
   }
 
   private static Optional<ControllerClass> standIn(ControllerSpec spec) {

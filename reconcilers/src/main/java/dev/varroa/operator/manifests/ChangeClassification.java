@@ -1,4 +1,4 @@
-package dev.varroa.dashboard.manifests;
+package dev.varroa.operator.manifests;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.varroa.operator.render.RestartHash;

@@ -1,10 +1,12 @@
-package dev.varroa.dashboard.manifests;
+package dev.varroa.operator.manifests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.varroa.api.v1alpha1.ControllerClass;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -82,5 +84,31 @@ class ManifestCheckTest {
     assertThat(backup.change().restart()).isFalse();
 
     assertThat(CHECK.check(VALID, Optional.of(current)).change().changeClass()).isEqualTo("none");
+  }
+
+  @Test
+  void withTheClustersInheritanceAMissingClassIsAnErrorAndAnExistingOneNoWarning() {
+    ControllerClass standard = new ControllerClass();
+    standard.setMetadata(new ObjectMetaBuilder().withName("standard").build());
+    ManifestCheck.Inherited inherited = new ManifestCheck.Inherited(
+        name -> name.equals("standard") ? Optional.of(standard) : Optional.empty(), Optional.empty(),
+        "ghcr.io/varroa/mite:0.1.0", "eu-1");
+
+    ManifestCheck.Outcome missing = CHECK.check(VALID + "  classRef: {name: large}\n", Optional.empty(),
+        Optional.of(inherited));
+    assertThat(missing.valid()).isFalse();
+    assertThat(missing.problems()).singleElement().satisfies(p -> {
+      assertThat(p.field()).isEqualTo("spec.classRef.name");
+      assertThat(p.message()).contains("ControllerClass large does not exist in cluster eu-1");
+    });
+
+    ManifestCheck.Outcome existing = CHECK.check(VALID + "  classRef: {name: standard}\n", Optional.empty(),
+        Optional.of(inherited));
+    assertThat(existing.valid()).isTrue();
+    assertThat(existing.warnings()).isEmpty();
+
+    assertThat(CHECK.check(VALID + "  classRef: {name: large}\n", Optional.empty()).warnings())
+        .as("without the cluster's classes the check can only warn").extracting(ManifestProblem::field)
+        .containsExactly("spec.classRef.name");
   }
 }

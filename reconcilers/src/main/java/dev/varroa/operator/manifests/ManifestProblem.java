@@ -1,4 +1,4 @@
-package dev.varroa.dashboard.manifests;
+package dev.varroa.operator.manifests;
 
 /**
  * What is wrong with a manifest, for the person who wrote it.
