@@ -1,5 +1,6 @@
 // The creation wizard: its cluster picker lists only healthy clusters and starts on the core; the form writes the
-// Controller manifest, which the BFF checks (a bad quantity is named with its fix); nothing is applied.
+// Controller manifest, which the picked cluster's operator checks through the BFF (a bad quantity is named with its
+// fix); nothing is applied.
 import { check, login, run, shot } from './browser.mjs';
 
 const CORE = process.env.VARROA_E2E_CORE;
@@ -50,7 +51,7 @@ await run('wizard', async ({ page }) => {
   ).catch(async () => {
     throw new Error(`the manifest reads:\n${await manifest.innerText()}\nexpected:\n${EXPECTED}`);
   });
-  await page.locator('[data-check="valid"]').waitFor();
+  await page.locator(`[data-check="valid"][data-checked-by="${CORE}"]`).waitFor();
   await shot(page, 'wizard');
 
   await page.locator('#spec-miteSpec-resources-limits-memory').fill('lots');
@@ -62,6 +63,8 @@ await run('wizard', async ({ page }) => {
 
   await picker.selectOption(HEALTHY);
   await page.locator(`pre[data-cluster="${HEALTHY}"]`).waitFor();
+  // the check goes to the picked cluster's operator
+  await page.locator(`[data-check="valid"][data-checked-by="${HEALTHY}"]`).waitFor();
   await page.getByText('How to commit it to the bundle repository').click();
   check((await page.locator('.commit-howto').innerText()).includes(HEALTHY), 'the commit steps name the picked cluster');
   check((await page.locator('.commit-howto').innerText()).includes('controllers/ci/payments.yaml'), 'the commit steps name the file');

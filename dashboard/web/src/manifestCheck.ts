@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { postJson } from './api';
 
-// The BFF's side-effect-free manifest check (POST /manifests/check, docs/dashboard-api.md).
+// The side-effect-free manifest check (POST /manifests/check, docs/dashboard-api.md): the BFF forwards it to the
+// target cluster's operator, which checks with that cluster's ControllerClasses and ProvisioningDefaults.
 
 export interface ManifestProblem {
   field: string;
@@ -16,6 +17,8 @@ export interface SpecChange {
 }
 
 export interface CheckResult {
+  /** The cluster whose operator checked. */
+  cluster: string;
   valid: boolean;
   problems: ManifestProblem[];
   warnings: ManifestProblem[];
@@ -32,8 +35,13 @@ export interface CheckState {
   error?: Error;
 }
 
-/** Checks the text a moment after the last keystroke (only the newest answer counts). */
-export function useManifestCheck(text: string, current: Record<string, unknown> | null | undefined, delayMillis = 300): CheckState {
+/** Checks the text in the cluster a moment after the last keystroke (only the newest answer counts). */
+export function useManifestCheck(
+  text: string,
+  current: Record<string, unknown> | null | undefined,
+  cluster: string | undefined,
+  delayMillis = 300,
+): CheckState {
   const [state, setState] = useState<CheckState>({ text: '' });
   const currentJson = current === undefined ? undefined : JSON.stringify(current ?? {});
   useEffect(() => {
@@ -41,6 +49,7 @@ export function useManifestCheck(text: string, current: Record<string, unknown> 
     const timer = setTimeout(() => {
       postJson<CheckResult>('/manifests/check', {
         manifest: text,
+        cluster,
         current: currentJson === undefined ? undefined : JSON.parse(currentJson),
       })
         .then((result) => live && setState({ text, result }))
@@ -50,6 +59,6 @@ export function useManifestCheck(text: string, current: Record<string, unknown> 
       live = false;
       clearTimeout(timer);
     };
-  }, [text, currentJson, delayMillis]);
+  }, [text, currentJson, cluster, delayMillis]);
   return state;
 }

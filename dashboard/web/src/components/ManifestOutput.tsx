@@ -39,10 +39,11 @@ export function CheckReport({ state, text, localRestart }: { state: CheckState; 
         </ul>
       ) : null}
       {state.error && fresh ? <p class="error">The check did not answer: {state.error.message}</p> : null}
-      {!fresh ? <p class="muted check-state">Checking with the BFF…</p> : null}
+      {!fresh ? <p class="muted check-state">Checking with the cluster's operator…</p> : null}
       {result && result.valid ? (
-        <p class="ok check-state" data-check="valid">
-          Valid: the CRD schema and the operator's settings resolver accept this Controller.
+        <p class="ok check-state" data-check="valid" data-checked-by={result.cluster}>
+          Valid: the operator of cluster {result.cluster} accepts this Controller (CRD schema, settings resolver, its
+          ControllerClasses and ProvisioningDefaults).
         </p>
       ) : null}
       {result && !result.valid ? (

@@ -23,7 +23,7 @@ export function NewControllerPage() {
   const [name, setName] = useState('');
   const [spec, setSpec] = useState<Spec>({});
   const text = useMemo(() => toYaml(controllerManifest(namespace, name, spec)), [namespace, name, spec]);
-  const check = useManifestCheck(text, undefined);
+  const check = useManifestCheck(text, undefined, cluster || undefined);
 
   return (
     <>

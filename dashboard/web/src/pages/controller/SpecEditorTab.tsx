@@ -27,7 +27,7 @@ export function SpecEditorTab({ detail, cluster }: { detail: ControllerDetail; c
   const [tab, setTab] = useState('form');
   const [spec, setSpec] = useState<Spec>(initial.spec);
   const [text, setText] = useState(() => toYaml(initial));
-  const check = useManifestCheck(text, current);
+  const check = useManifestCheck(text, current, cluster);
 
   // A YAML edit that parses reaches the form once the BFF has answered for exactly that text.
   useEffect(() => {

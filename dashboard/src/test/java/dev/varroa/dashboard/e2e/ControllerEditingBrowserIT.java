@@ -9,6 +9,9 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.dashboard.BffFixtures;
 import dev.varroa.dashboard.BffStack;
+import dev.varroa.operator.bffresponders.ManifestCheckResponder;
+import dev.varroa.operator.manifests.ControllerSchema;
+import dev.varroa.operator.manifests.ManifestCheck;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.bus.v1.ClusterPresence;
@@ -30,6 +33,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +74,7 @@ class ControllerEditingBrowserIT {
   private static BffStack stack;
   private static String token;
   private static ScheduledExecutorService memberBeacon;
+  private static ManifestCheckResponder memberChecks;
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path folder) throws Exception {
@@ -99,6 +104,11 @@ class ControllerEditingBrowserIT {
       presence(SILENT_MEMBER, silentSince);
     }, 0, MEMBER_BEACON.toMillis(), TimeUnit.MILLISECONDS);
 
+    // the healthy member's operator answers the manifest checks aimed at it (the core's operator is the stack's)
+    memberChecks = new ManifestCheckResponder(operatorBus, HEALTHY_MEMBER, new ManifestCheck(ControllerSchema.load()),
+        Optional::empty);
+    memberChecks.start();
+
     await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/clusters").path("items").findValuesAsText("name"))
         .containsExactlyInAnyOrder(BffStack.CLUSTER, HEALTHY_MEMBER, SILENT_MEMBER));
     await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/controllers/ci/team-a?cluster=" + BffStack.CLUSTER)
@@ -119,6 +129,9 @@ class ControllerEditingBrowserIT {
   static void stop() throws Exception {
     if (memberBeacon != null) {
       memberBeacon.shutdownNow();
+    }
+    if (memberChecks != null) {
+      memberChecks.close();
     }
     if (stack != null) {
       stack.close();
