@@ -42,7 +42,8 @@ public final class ManifestCheckServlet extends HttpServlet {
     if (!"POST".equals(request.getMethod())) {
       response.setHeader("Allow", "POST");
       JsonResponses.error(response, 405, "method_not_allowed", request.getMethod() + " " + PATH
-          + " is not served: POST a JSON body {\"manifest\": \"<yaml>\", \"current\": {spec}, \"cluster\": \"<name>\"}");
+          + " is not served: POST a JSON body {\"manifest\": \"<yaml>\", \"current\": {spec},"
+          + " \"cluster\": \"<name>\"}");
       return;
     }
     Caller caller;
