@@ -120,6 +120,8 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.controller varroa-operator") | nindent 4 }}
     # ClusterActionResponder answers the actions the BFF authorized for this cluster (drain; docs/actions.md).
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.actions varroa-operator") | nindent 4 }}
+    # ManifestCheckResponder checks a Controller manifest the BFF forwards, against this cluster's classes and defaults.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.manifest-check varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
     # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
@@ -238,6 +240,8 @@ publish:
     # the core's installation-wide activity subject (docs/actions.md).
     - "varroa.clusters.*.actions"
     - {{ printf "activity.%s._global" .Values.cluster.name | quote }}
+    # The manifest check (POST /manifests/check) runs in the target cluster's operator.
+    - "varroa.clusters.*.manifest-check"
     # Live activity: ordered (ephemeral) consumers on the recorder's varroa_activity, started at a sequence to resume.
     - "$JS.API.STREAM.INFO.varroa_activity"
     - "$JS.API.CONSUMER.CREATE.varroa_activity"

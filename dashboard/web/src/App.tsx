@@ -6,6 +6,7 @@ import { ActivityPage } from './pages/ActivityPage';
 import { ClustersPage } from './pages/ClustersPage';
 import { ControllerPage } from './pages/ControllerPage';
 import { ControllersPage } from './pages/ControllersPage';
+import { NewControllerPage } from './pages/NewControllerPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { RunPage } from './pages/RunPage';
 import { BASE, interceptLinks, navigate, pendingSearchFocus, routeSegments, useLocation } from './router';
@@ -56,6 +57,7 @@ export function App() {
   let page;
   if (segments.length === 0) page = <OverviewPage />;
   else if (section === 'controllers' && segments.length === 1) page = <ControllersPage search={location.search} />;
+  else if (section === 'controllers' && segments.length === 2 && segments[1] === 'new') page = <NewControllerPage />;
   else if (section === 'controllers' && segments.length === 4)
     page = (
       <ControllerPage cluster={segments[1]} namespace={segments[2]} name={segments[3]} search={location.search} />

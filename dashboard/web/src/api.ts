@@ -15,10 +15,15 @@ function toLogin(): never {
   throw new ApiError(401, 'unauthenticated', 'signing in');
 }
 
-export async function getResponse(path: string, accept = 'application/json'): Promise<Response> {
+export async function getResponse(path: string, accept = 'application/json', postBody?: string): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'same-origin', headers: { Accept: accept } });
+    response = await fetch(
+      path,
+      postBody === undefined
+        ? { credentials: 'same-origin', headers: { Accept: accept } }
+        : { method: 'POST', credentials: 'same-origin', headers: { Accept: accept, 'Content-Type': 'application/json' }, body: postBody },
+    );
   } catch (e) {
     throw new ApiError(0, 'network', 'the dashboard server did not answer (' + String(e) + ')');
   }
@@ -42,6 +47,11 @@ export async function getResponse(path: string, accept = 'application/json'): Pr
 
 export async function getJson<T>(path: string): Promise<T> {
   return (await getResponse(path)).json() as Promise<T>;
+}
+
+/** A side-effect-free POST (the manifest check); errors and a 401 are handled as for reads. */
+export async function postJson<T>(path: string, body: unknown): Promise<T> {
+  return (await getResponse(path, 'application/json', JSON.stringify(body))).json() as Promise<T>;
 }
 
 /** A query string from the non-empty values, in a stable order. */

@@ -7,12 +7,14 @@ import { BASE, controllerHref, navigate } from '../router';
 import type { ControllerDetail } from '../types';
 import { OverviewTab } from './controller/OverviewTab';
 import { RunsTab } from './controller/RunsTab';
+import { SpecEditorTab } from './controller/SpecEditorTab';
 import { VersionTab } from './controller/VersionTab';
 import { YamlTab } from './controller/YamlTab';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
   { id: 'yaml', label: 'YAML' },
+  { id: 'spec', label: 'Spec Editor' },
   { id: 'version', label: 'Version' },
   { id: 'runs', label: 'Runs' },
 ];
@@ -65,6 +67,7 @@ export function ControllerPage({ cluster, namespace, name, search }: Props) {
         >
           {tab === 'overview' ? <OverviewTab detail={detail} /> : null}
           {tab === 'yaml' ? <YamlTab detail={detail} /> : null}
+          {tab === 'spec' ? <SpecEditorTab detail={detail} cluster={cluster} /> : null}
           {tab === 'version' ? <VersionTab detail={detail} /> : null}
           {tab === 'runs' ? (
             <RunsTab cluster={cluster} namespace={namespace} name={name} core={clusters.clusters?.find((c) => c.core)?.name} />

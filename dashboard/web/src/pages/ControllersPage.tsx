@@ -153,6 +153,9 @@ export function ControllersPage({ search }: { search: string }) {
   return (
     <>
       <PageHeading title="Controllers">
+        <a class="button" href={`${BASE}/controllers/new`}>
+          New controller
+        </a>
         <LiveIndicator updatedAt={polled.updatedAt} staleSince={polled.staleSince} error={polled.error} />
       </PageHeading>
       {list ? <ClusterWarnings statuses={list.clusters ?? []} /> : null}

@@ -6,6 +6,7 @@ import dev.varroa.dashboard.api.ActionApiServlet;
 import dev.varroa.dashboard.api.CookieSecurity;
 import dev.varroa.dashboard.api.LiveStreams;
 import dev.varroa.dashboard.api.LoginServlet;
+import dev.varroa.dashboard.api.ManifestCheckServlet;
 import dev.varroa.dashboard.api.ReadApiServlet;
 import dev.varroa.dashboard.http.InternalErrorFilter;
 import dev.varroa.dashboard.http.LoginRateLimit;
@@ -17,6 +18,7 @@ import dev.varroa.dashboard.identity.CallerAuthenticator;
 import dev.varroa.dashboard.identity.IssuerEndpoints;
 import dev.varroa.dashboard.identity.OidcSettings;
 import dev.varroa.dashboard.identity.SessionStore;
+import dev.varroa.dashboard.manifests.OperatorManifestCheck;
 import dev.varroa.dashboard.reads.DashboardReads;
 import dev.varroa.dashboard.reads.RecordReads;
 import dev.varroa.dashboard.ui.WebClient;
@@ -116,6 +118,9 @@ public final class BffServer implements AutoCloseable {
     // the one write route (docs/actions.md): an exact path, so it wins over the read API's "/*"
     context.addServlet(new ServletHolder("actions", new ActionApiServlet(new ClusterActions(parts.nats(),
         parts.coreCluster(), reads::grants, clock), new CallerAuthenticator(tokens, sessions))), "/actions");
+    context.addServlet(new ServletHolder("manifest-check", new ManifestCheckServlet(
+        new OperatorManifestCheck(parts.nats(), parts.coreCluster()), new CallerAuthenticator(tokens, sessions))),
+        ManifestCheckServlet.PATH);
     parts.mcp().mount(context, reads, tokens);
     jetty.setHandler(compressed(context));
     jetty.start();

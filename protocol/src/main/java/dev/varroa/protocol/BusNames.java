@@ -97,6 +97,11 @@ public final class BusNames {
     return "varroa.clusters." + token(cluster) + ".actions";
   }
 
+  /** Request subject a cluster's operator answers with the check of a Controller manifest (ManifestCheckAnswer). */
+  public static String clusterManifestCheck(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".manifest-check";
+  }
+
   /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */
   public static String activity(String cluster, String namespace, String name) {
     return "activity." + token(cluster) + "." + namespace + "." + name;

@@ -8,6 +8,7 @@ import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
+import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
@@ -31,6 +32,8 @@ import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.operator.install.InstallationSettings;
 import dev.varroa.operator.install.InstalledChannelSettings;
 import dev.varroa.operator.leader.LeaderPodLabel;
+import dev.varroa.operator.manifests.ControllerSchema;
+import dev.varroa.operator.manifests.ManifestCheck;
 import dev.varroa.operator.profile.JenkinsVersionProfileReconciler;
 import dev.varroa.operator.updatecenter.UpdateCenterReconciler;
 import dev.varroa.protocol.ReleaseVersion;
@@ -91,6 +94,7 @@ public final class VarroaOperator implements AutoCloseable {
   private ControllerListResponder controllerRows;
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
+  private ManifestCheckResponder manifestChecks;
   private AccessPolicyPublisher accessPolicy;
   private final String actionsNamespace;
   private ClusterDrain clusterDrain;
@@ -179,6 +183,9 @@ public final class VarroaOperator implements AutoCloseable {
     controllerRows.start();
     controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
+    manifestChecks = new ManifestCheckResponder(bus.get(), cluster, new ManifestCheck(ControllerSchema.load()),
+        () -> controllers.inherited(cluster));
+    manifestChecks.start();
     if (role != ClusterRole.MEMBER) {
       // the BFF authorizes with the core's VarroaRoles; a member's would be ignored
       accessPolicy = new AccessPolicyPublisher(bus, client, clock);
@@ -285,6 +292,9 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (controllerDetails != null) {
         controllerDetails.close();
+      }
+      if (manifestChecks != null) {
+        manifestChecks.close();
       }
       if (accessPolicy != null) {
         accessPolicy.close();

@@ -14,6 +14,7 @@ import dev.varroa.operator.hibernation.JobSchedules;
 import dev.varroa.operator.home.HomeNames;
 import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.JenkinsHomeStep;
+import dev.varroa.operator.manifests.ManifestCheck;
 import dev.varroa.operator.render.ControllerObjects;
 import dev.varroa.operator.render.JenkinsContainer;
 import dev.varroa.operator.render.RenderInput;
@@ -141,6 +142,19 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
     }
     return current.controller(new ResourceID(name, namespace))
         .map(c -> ControllerDetails.render(cluster, c, ControllerInputResolver.gather(c, current, starter)));
+  }
+
+  /**
+   * What a Controller would inherit here (ControllerClasses, ProvisioningDefaults, the installation's mite image), from
+   * the caches, for the manifest check; empty before the caches exist.
+   */
+  public Optional<ManifestCheck.Inherited> inherited(String cluster) {
+    ControllerCaches current = caches;
+    if (current == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new ManifestCheck.Inherited(current::controllerClass, current.defaults(),
+        current.installation().miteImage(), cluster));
   }
 
   /**

@@ -33,6 +33,20 @@ public final class RestartHash {
     inputs.put("updateCenter", input.managedUpdateCenter().<Object>map(uc -> Map.of("url", uc.url(),
             "pluginDownloadUrl", uc.pluginDownloadUrl().orElse(""), "pluginVersionsUrl", uc.pluginVersionsUrl().orElse("")))
         .orElse(input.updateCenter().map(u -> u.getSpec()).orElse(null)));
+    // A mite registers with the CA and endpoint it started with: a change there needs a new pod.
+    inputs.put("gatewayEndpoint", input.channel().gatewayEndpoint());
+    inputs.put("gatewayCa", ControllerLabels.sha256(input.channel().caCertificatePem()));
+    inputs.putAll(controllerInputs(controller));
+    return ControllerLabels.sha256(canonical(PodSpecMerge.SERIALIZATION.convertValue(inputs, JsonNode.class)));
+  }
+
+  /**
+   * The restart-class inputs that come from the resolved Controller settings alone (the rest come from the profile,
+   * the bundle's plugin lock, the update center and the channel). The dashboard's change classification compares
+   * these, so what it marks as rolling the pod is what rolls it here.
+   */
+  public static Map<String, Object> controllerInputs(ResolvedController controller) {
+    Map<String, Object> inputs = new LinkedHashMap<>();
     ResolvedController.Jenkins jenkins = controller.jenkins();
     inputs.put("jenkinsImagePullPolicy", jenkins.imagePullPolicy().orElse(null));
     inputs.put("jenkinsResources", jenkins.resources().orElse(null));
@@ -42,14 +56,11 @@ public final class RestartHash {
     inputs.put("miteImage", mite.image());
     inputs.put("miteImagePullPolicy", mite.imagePullPolicy().orElse(null));
     inputs.put("miteResources", mite.resources().orElse(null));
-    // A mite registers with the CA and endpoint it started with: a change there needs a new pod.
-    inputs.put("gatewayEndpoint", input.channel().gatewayEndpoint());
-    inputs.put("gatewayCa", ControllerLabels.sha256(input.channel().caCertificatePem()));
     ResolvedController.PodCustomisation pod = controller.pod();
     inputs.put("podLabels", pod.labels());
     inputs.put("podAnnotations", pod.annotations());
     inputs.put("podSpec", pod.spec().orElse(null));
-    return ControllerLabels.sha256(canonical(PodSpecMerge.SERIALIZATION.convertValue(inputs, JsonNode.class)));
+    return inputs;
   }
 
   /** JSON with object keys sorted at every level, so equal inputs hash equal whatever their map order. */

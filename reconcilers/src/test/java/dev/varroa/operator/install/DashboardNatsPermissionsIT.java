@@ -3,9 +3,14 @@ package dev.varroa.operator.install;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.varroa.operator.bffresponders.ManifestCheckResponder;
+import dev.varroa.operator.manifests.ControllerSchema;
+import dev.varroa.operator.manifests.ManifestCheck;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.v1.ManifestCheckAnswer;
+import dev.varroa.protocol.bus.v1.ManifestCheckRequest;
 import dev.varroa.testfixtures.helm.HelmChart;
 import dev.varroa.testfixtures.nats.NatsServerProcess;
 import io.nats.client.Connection;
@@ -29,6 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -130,6 +136,18 @@ class DashboardNatsPermissionsIT {
       // An action it authorized, to the cluster's operator (docs/actions.md)
       Message action = dashboard.request(BusNames.clusterActions("core"), new byte[0], DEADLINE);
       assertThat(new String(action.getData(), StandardCharsets.UTF_8)).isEqualTo(BusNames.clusterActions("core"));
+
+      // The manifest check: the BFF forwards, the core's operator answers with the real responder
+      try (ManifestCheckResponder checks = new ManifestCheckResponder(operator, "core",
+          new ManifestCheck(ControllerSchema.load()), Optional::empty)) {
+        checks.start();
+        operator.flush(DEADLINE);
+        Message checked = dashboard.request(BusNames.clusterManifestCheck("core"), ManifestCheckRequest.newBuilder()
+            .setManifestYaml("apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: a, namespace: ci}\n"
+                + "spec: {}\n").setCaller("alice").build().toByteArray(), DEADLINE);
+        assertThat(checked).as("the operator's answer to the dashboard user's check").isNotNull();
+        assertThat(ManifestCheckAnswer.parseFrom(checked.getData()).getValid()).isTrue();
+      }
 
       // Live activity resumed after sequence 1 (Last-Event-ID: 1), with an ordered consumer
       OrderedConsumerContext ordered = dashboard.getStreamContext(BusNames.ACTIVITY_STREAM).createOrderedConsumer(

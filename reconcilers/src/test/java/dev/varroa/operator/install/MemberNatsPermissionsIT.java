@@ -6,16 +6,21 @@ import static org.awaitility.Awaitility.await;
 import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
+import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
 import dev.varroa.operator.cluster.ClusterBeacon;
 import dev.varroa.operator.cluster.ClusterRole;
 import dev.varroa.operator.install.PermittedConnections.ControlChannelHandle;
+import dev.varroa.operator.manifests.ControllerSchema;
+import dev.varroa.operator.manifests.ManifestCheck;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrantRequest;
+import dev.varroa.protocol.bus.v1.ManifestCheckAnswer;
+import dev.varroa.protocol.bus.v1.ManifestCheckRequest;
 import dev.varroa.protocol.mite.v1.Command;
 import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.testfixtures.helm.HelmChart;
@@ -33,6 +38,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -127,6 +133,20 @@ class MemberNatsPermissionsIT {
           .get(BusNames.liveControllerKey(MEMBER, controller)).getValue(), StandardCharsets.UTF_8))
           .isEqualTo(controller.uid());
 
+      // the BFF's manifest check aimed at this member, answered by the member's operator user
+      try (ManifestCheckResponder checks = new ManifestCheckResponder(operatorConnection, MEMBER,
+          new ManifestCheck(ControllerSchema.load()), Optional::empty);
+          Connection dashboard = connect("dashboard", PASSWORDS.get("DASHBOARD_PASSWORD"), "_INBOX.",
+              new ConcurrentLinkedQueue<>())) {
+        checks.start();
+        operatorConnection.flush(DEADLINE);
+        Message checked = dashboard.request(BusNames.clusterManifestCheck(MEMBER), ManifestCheckRequest.newBuilder()
+            .setManifestYaml("apiVersion: varroa.dev/v1alpha1\nkind: Controller\nmetadata: {name: a, namespace: ci}\n"
+                + "spec: {}\n").build().toByteArray(), DEADLINE);
+        assertThat(checked).as("the member operator's answer to the BFF's check").isNotNull();
+        assertThat(ManifestCheckAnswer.parseFrom(checked.getData()).getCluster()).isEqualTo(MEMBER);
+      }
+
       await().atMost(DEADLINE).until(() -> operatorConnection.keyValue(BusNames.GATEWAYS_BUCKET)
           .get(BusNames.token("gw-1")) != null);
       assertThat(operatorErrors).as("permission errors of the member's operator user").isEmpty();
@@ -163,6 +183,7 @@ class MemberNatsPermissionsIT {
       // answering for another cluster: its Jenkins tokens and controller lists, or reading its replies
       operator.subscribe(BusNames.jenkinsTokenRequests(CORE), BusNames.OPERATOR_QUEUE_GROUP);
       operator.subscribe(BusNames.clusterControllers(OTHER_MEMBER), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.subscribe(BusNames.clusterManifestCheck(CORE), BusNames.OPERATOR_QUEUE_GROUP);
       operator.subscribe(BusNames.operatorInboxPrefix(CORE) + ">");
       operator.subscribe(BusNames.OPERATOR_INBOX_PREFIX + ">");
 
@@ -177,6 +198,7 @@ class MemberNatsPermissionsIT {
       awaitViolation(operatorErrors, "Publish to \"" + BusNames.gatewayQueuedNotices(CORE, "gw-1") + "\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.jenkinsTokenRequests(CORE) + "\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterControllers(OTHER_MEMBER) + "\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterManifestCheck(CORE) + "\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.operatorInboxPrefix(CORE) + ">\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.OPERATOR_INBOX_PREFIX + ">\"");
 
