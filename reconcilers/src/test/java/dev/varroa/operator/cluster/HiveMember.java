@@ -71,14 +71,26 @@ public final class HiveMember implements AutoCloseable {
     this.rendered = rendered;
   }
 
+  /** The core's object store as a member reaches it: the bucket URL, its region and the credential copied in. */
+  public record Blobs(String bucketUrl, String region, String accessKeyId, String secretAccessKey) {
+    public static Blobs of(S3Server s3) {
+      return new Blobs(s3.bucketUrl(), s3.region(), s3.accessKeyId(), s3.secretAccessKey());
+    }
+  }
+
   /** The values a member sets on top of values-hive.yaml (docs/member-clusters.md, seed 002's record store table). */
-  static HelmChart.Render values(String cluster, String busUrl, S3Server s3) {
+  static HelmChart.Render values(String cluster, String busUrl, Blobs s3) {
     return HelmChart.Render.in(NAMESPACE).values(Path.of("values-hive.yaml")).set("cluster.name", cluster)
-        .set("bus.url", busUrl).set("networkPolicy.coreNatsEgress.cidrs", "{127.0.0.1/32}")
+        .set("bus.url", busUrl).set("networkPolicy.coreNatsEgress.cidrs", "{" + hostCidr(busUrl) + "}")
         .set("recordStore.enabled", "true").set("recordStore.postgres.mode", "external")
         .set("recordStore.blobs.mode", "s3").set("recordStore.blobs.s3.url", s3.bucketUrl())
         .set("recordStore.blobs.s3.region", s3.region()).set("recordStore.blobs.s3.existingSecret", BLOB_SECRET)
-        .set("networkPolicy.recordStoreBlobEgress.cidrs", "{127.0.0.1/32}");
+        .set("networkPolicy.recordStoreBlobEgress.cidrs", "{" + hostCidr(s3.bucketUrl()) + "}");
+  }
+
+  /** The address of a URL's (first) host as a /32: what the member's egress policies must let through. */
+  static String hostCidr(String url) {
+    return URI.create(url.split(",")[0]).getHost() + "/32";
   }
 
   /**
@@ -87,7 +99,7 @@ public final class HiveMember implements AutoCloseable {
    * @param memberSecret the core's varroa-nats-creds-&lt;member&gt;
    */
   public static HiveMember install(KubernetesClient member, String kubeconfigYaml, String cluster, String busUrl,
-      Secret memberSecret, S3Server s3, Path dir) throws IOException {
+      Secret memberSecret, Blobs s3, Path dir) throws IOException {
     // the release namespace enforces the restricted Pod Security level, as docs/install.md suggests: the pods created
     // from the rendered templates below are admitted by it
     member.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)

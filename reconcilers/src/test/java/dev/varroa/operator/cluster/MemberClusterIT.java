@@ -120,7 +120,8 @@ class MemberClusterIT {
     KubernetesClient memberClient = MEMBER_API.server().client();
     member = HiveMember.install(memberClient, MEMBER_API.server().kubeconfigYaml(), MEMBER,
         "tls://127.0.0.1:" + nats.port(), core.client().secrets().inNamespace(CORE_NAMESPACE)
-            .withName(InstallationSecrets.NATS_MEMBER_CREDS_PREFIX + MEMBER).get(), s3, dir.resolve("member"));
+            .withName(InstallationSecrets.NATS_MEMBER_CREDS_PREFIX + MEMBER).get(), HiveMember.Blobs.of(s3),
+        dir.resolve("member"));
     dryRun = member.helmInstallDryRun();
     member.startOperator();
     await().atMost(DEADLINE).until(() -> memberClient.secrets().inNamespace(HiveMember.NAMESPACE)

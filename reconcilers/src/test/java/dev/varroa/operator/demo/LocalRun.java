@@ -24,13 +24,9 @@ import dev.varroa.recorder.logs.LogStore;
 import dev.varroa.recorder.logs.LogStores;
 import dev.varroa.recorder.retention.RetentionRules;
 import dev.varroa.operator.cluster.HiveMember;
-import dev.varroa.operator.controller.ControllerManifests;
 import dev.varroa.operator.install.ChartCoreNats;
 import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.protocol.BusTopology;
-import dev.varroa.testfixtures.kube.KubeApiServer;
-import dev.varroa.testfixtures.kube.StarterProfile;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.nats.client.Connection;
 import dev.varroa.testfixtures.postgres.PostgresServer;
 import dev.varroa.testfixtures.postgres.PostgresServerProcess;
@@ -73,9 +69,8 @@ public final class LocalRun {
   /** The core's cluster.name (the chart's default) and its release namespace, where its installation Secrets live. */
   private static final String CORE = ChartCoreNats.CORE;
   private static final String CORE_NAMESPACE = "varroa-system";
-  /** The member cluster the demo runs next to the core, and its one Controller (namespace, name). */
-  private static final String MEMBER = "member-1";
-  private static final String[] MEMBER_CONTROLLER = {"ci", "member-demo"};
+  /** The member cluster the demo runs next to the core (DemoMember). */
+  private static final String MEMBER = DemoMember.NAME;
 
   private LocalRun() {}
 
@@ -204,34 +199,12 @@ public final class LocalRun {
     say("endpoints: " + endpoints.file());
 
     // the member: its own API server, the hive release's operator and gateway as processes, one Controller
-    KubeApiServer memberKube = KubeApiServer.start();
-    running.add(0, memberKube);
-    memberKube.installCrds(root.resolve("chart/crds"));
-    KubernetesClient memberClient = memberKube.client();
-    HiveMember member = HiveMember.install(memberClient, memberKube.kubeconfigYaml(), MEMBER, nats.url(),
-        client.secrets().inNamespace(CORE_NAMESPACE).withName(InstallationSecrets.memberCredsSecret(MEMBER)).get(), s3,
-        work.resolve("member"));
+    DemoMember member = DemoMember.start(root, work, nats.url(),
+        client.secrets().inNamespace(CORE_NAMESPACE).withName(InstallationSecrets.memberCredsSecret(MEMBER)).get(),
+        HiveMember.Blobs.of(s3), CHECK_DEADLINE);
     running.add(0, member);
-    member.startOperator();
-    Instant caDeadline = Instant.now().plus(CHECK_DEADLINE);
-    while (memberClient.secrets().inNamespace(HiveMember.NAMESPACE).withName(InstallationSecrets.CA_SECRET).get() == null) {
-      if (Instant.now().isAfter(caDeadline)) {
-        throw new IllegalStateException("the member's operator made no varroa-ca in " + CHECK_DEADLINE.toMinutes()
-            + " minutes; see " + member.operatorLogFiles());
-      }
-      Thread.sleep(TICK.toMillis());
-    }
-    member.startGateway();
-    Path memberKubeconfig = memberKube.writeKubeconfig(work.resolve("member-kubeconfig.yaml"));
+    Path memberKubeconfig = member.kubeconfig();
     endpoints.put("member_kubeconfig", memberKubeconfig.toString());
-    memberClient.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(MEMBER_CONTROLLER[0])
-        .endMetadata().build()).create();
-    StarterProfile.install(memberClient, null);
-    ControllerManifests.create(memberClient, MEMBER_CONTROLLER[0], MEMBER_CONTROLLER[1], "{}");
-    say("member cluster " + MEMBER + ": its own API server (KUBECONFIG=" + memberKubeconfig + "), operator and gateway"
-        + " from values-hive.yaml as processes (logs " + member.operatorLogFiles() + ", " + member.gatewayLog()
-        + "), logged in to the core's NATS as operator-" + MEMBER + " and gateway-" + MEMBER + "; Controller "
-        + String.join("/", MEMBER_CONTROLLER));
 
     List<String> controllers = cluster.applied().stream()
         .filter(o -> o.getKind().equals("Controller") && o.getApiVersion().startsWith("varroa.dev/"))
@@ -244,31 +217,8 @@ public final class LocalRun {
     Instant deadline = Instant.now().plus(CHECK_DEADLINE);
     String lastListing = "";
     boolean done = false;
-    PodPlayer memberPod = null;
-    String lastMemberListing = "";
     while (!done && (!check || Instant.now().isBefore(deadline))) {
-      if (memberPod == null) {
-        Controller memberController = memberClient.resources(Controller.class).inNamespace(MEMBER_CONTROLLER[0])
-            .withName(MEMBER_CONTROLLER[1]).get();
-        PodPlayer candidate = new PodPlayer(memberClient, memberController, work.resolve("member").resolve("pods")
-            .resolve(MEMBER_CONTROLLER[1]));
-        if (candidate.podCanStart()) {
-          Path log = work.resolve("mite-" + MEMBER + "-" + MEMBER_CONTROLLER[1] + ".log");
-          candidate.start(PodPlayer.MiteRunner.process(classpath, log), p -> { });
-          memberPod = candidate;
-          running.add(0, memberPod);
-          say("pod " + memberPod.pod().getMetadata().getName() + " started on member " + MEMBER + ": a mite process (log "
-              + log + ") dialing the member's gateway");
-        }
-      } else {
-        memberPod.refreshVolumes();
-      }
-      String memberListing = memberKube.kubectl("get", "controllers", "-A");
-      String memberWithoutAge = memberListing.replaceAll("(?m)\\s+\\S+$", "");
-      if (!memberWithoutAge.equals(lastMemberListing)) {
-        System.out.println("member " + MEMBER + ":\n" + memberListing);
-        lastMemberListing = memberWithoutAge;
-      }
+      member.step(classpath);
       for (String key : controllers) {
         String[] parts = key.split("/");
         Controller controller = client.resources(Controller.class).inNamespace(parts[0]).withName(parts[1]).get();
@@ -295,7 +245,7 @@ public final class LocalRun {
         lastListing = withoutAge;
       }
       done = controllers.stream().allMatch(key -> connectedAndApplied(client, key))
-          && connectedAndApplied(memberClient, String.join("/", MEMBER_CONTROLLER));
+          && member.connectedAndApplied();
       if (!done) {
         Thread.sleep(TICK.toMillis());
       }
@@ -304,12 +254,11 @@ public final class LocalRun {
       say("FAILED: not every example Controller and the member's reached Connected with lastApplyResult.succeeded=true"
           + " within " + CHECK_DEADLINE.toMinutes() + " minutes");
       controllers.forEach(key -> say(key + ": " + summary(client, key)));
-      say(MEMBER + " " + String.join("/", MEMBER_CONTROLLER) + ": "
-          + summary(memberClient, String.join("/", MEMBER_CONTROLLER)));
+      say(MEMBER + " " + DemoMember.key() + ": " + member.summary());
       return 1;
     }
     if (check) {
-      say("OK: every example Controller, and " + String.join("/", MEMBER_CONTROLLER) + " on member " + MEMBER
+      say("OK: every example Controller, and " + DemoMember.key() + " on member " + MEMBER
           + ", is Connected with its desired state applied");
     }
     BuildRecordsCheck records = new BuildRecordsCheck(postgres, recorderLogs, CORE);
@@ -337,7 +286,7 @@ public final class LocalRun {
         + "(byte-identical in the blob store), and the controllers' activity is in PostgreSQL");
     List<String> listedControllers = new ArrayList<>(controllers);
     // the member's Controller, listed by the core's BFF through the member operator's answer over NATS
-    listedControllers.add(String.join("/", MEMBER_CONTROLLER));
+    listedControllers.add(DemoMember.key());
     String throughBff = bff.check(listedControllers, builds);
     if (throughBff == null) {
       throughBff = bff.checkClusters(List.of(CORE, MEMBER));

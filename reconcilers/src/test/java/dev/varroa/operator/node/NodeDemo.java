@@ -3,22 +3,32 @@ package dev.varroa.operator.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.varroa.api.v1alpha1.ControllerStatus;
+import dev.varroa.operator.cluster.HiveMember;
 import dev.varroa.operator.demo.BffReads;
 import dev.varroa.operator.demo.DemoEndpoints;
+import dev.varroa.operator.demo.DemoMember;
+import dev.varroa.operator.install.InstallationSecrets;
 import dev.varroa.testfixtures.ProjectLayout;
 import dev.varroa.testfixtures.demo.ExampleCluster;
 import dev.varroa.testfixtures.node.RealNode;
 import dev.varroa.testfixtures.oidc.OidcProvider;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
 /**
  * `make demo` on the real node (bin/demo.sh brings the node up and builds the images first): the chart installed with
@@ -36,7 +46,73 @@ public final class NodeDemo {
   private static final int LOG_LINES = 40;
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The core's cluster.name: the chart's default. */
+  private static final String CORE = "core";
+  /** The node port the core's NATS answers members on (nats.external, NodePort). */
+  private static final int MEMBER_NATS_NODE_PORT = 30422;
+  /** The member cluster beside the node's core; its processes stop when the demo ends. */
+  private static DemoMember member;
+
   private NodeDemo() {}
+
+  /**
+   * The core's values for one member, member-1: the external NATS listener on a node port of this node, the node's
+   * address in the NATS certificate, and the member's own NATS users (docs/member-clusters.md).
+   */
+  private static List<String> memberValues(RealNode node) {
+    return List.of("nats.external.enabled=true", "nats.external.serviceType=NodePort",
+        "nats.external.nodePort=" + MEMBER_NATS_NODE_PORT, "nats.external.ipSANs={" + node.nodeIp() + "}",
+        "nats.external.allowedCIDRs={" + node.nodeIp() + "/32,10.244.0.0/16}",
+        "nats.members={" + DemoMember.NAME + "}");
+  }
+
+  /** The core's object store as the member reaches it from this machine: its Service address and its credential. */
+  private static HiveMember.Blobs memberBlobs(KubernetesClient client) {
+    Secret s3 = client.secrets().inNamespace(NodeInstall.NAMESPACE).withName(TestServices.S3_SECRET).get();
+    return new HiveMember.Blobs("http://" + TestServices.clusterIp(client, NodeInstall.NAMESPACE, "varroa-test-s3")
+        + ":8080/" + TestServices.BUCKET, "us-east-1", decoded(s3, "access-key-id"), decoded(s3, "secret-access-key"));
+  }
+
+  private static String decoded(Secret secret, String key) {
+    String value = secret.getData() == null ? null : secret.getData().get(key);
+    if (value == null) {
+      throw new IllegalStateException("Secret " + secret.getMetadata().getName() + " has no key " + key);
+    }
+    return new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8);
+  }
+
+  /** The folder, emptied of what an earlier demo left there. */
+  private static Path freshDirectory(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        for (Path each : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(each);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
+  /** Null once the member's Controller is Connected and the core's BFF lists it with both clusters healthy. */
+  private static String awaitMember(DemoMember member, BffReads bff, String coreController) throws Exception {
+    String classpath = System.getProperty("java.class.path");
+    Instant deadline = Instant.now().plus(CHECK_DEADLINE);
+    String missing = "nothing checked yet";
+    while (Instant.now().isBefore(deadline)) {
+      member.step(classpath);
+      if (!member.connectedAndApplied()) {
+        missing = DemoMember.key() + " is not Connected with its desired state applied: " + member.summary();
+      } else {
+        String listed = bff.check(List.of(coreController, DemoMember.key()), List.of());
+        missing = listed != null ? listed : bff.checkClusters(List.of(CORE, DemoMember.NAME));
+        if (missing == null) {
+          return null;
+        }
+      }
+      Thread.sleep(1000);
+    }
+    return missing + " within " + CHECK_DEADLINE.toMinutes() + " minutes";
+  }
 
   public static void main(String[] args) {
     try {
@@ -49,6 +125,16 @@ public final class NodeDemo {
   }
 
   private static int run(boolean check) throws Exception {
+    try {
+      return runOnNode(check);
+    } finally {
+      if (member != null) {
+        member.close();
+      }
+    }
+  }
+
+  private static int runOnNode(boolean check) throws Exception {
     RealNode node = RealNode.up();
     NodeImages images = NodeImages.pushed();
     TestServices.Login login = new TestServices.Login(DEMO_USER, "demo-" + HexFormat.of().formatHex(randomBytes()));
@@ -58,7 +144,7 @@ public final class NodeDemo {
       say("helm install " + VarroaRelease.NAME + " chart/ into " + NodeInstall.NAMESPACE + ", full mode, images from "
           + images.registry() + " (tag " + images.productTag() + "); PostgreSQL, S3 and the OpenID provider from test"
           + " images");
-      Duration installed = NodeInstall.install(node, client, images, release, login);
+      Duration installed = NodeInstall.install(node, client, images, release, login, memberValues(node));
       say(String.format("every pod Ready %.1f s after helm install:", installed.toMillis() / 1e3));
       client.pods().inNamespace(NodeInstall.NAMESPACE).list().getItems().forEach(p ->
           System.out.println("  " + p.getMetadata().getName() + "  " + VarroaRelease.describe(p) + "  " + image(p)));
@@ -93,15 +179,29 @@ public final class NodeDemo {
           "-f", "http://127.0.0.1:8080/varroa-standin/builds/" + runId)).path("logBytes").asLong();
       OidcProvider provider = new OidcProvider(TestServices.ISSUER, 9998, List.of(
           new OidcProvider.User(login.user(), login.user(), login.password(), login.user() + "@example.com")));
-      String throughBff = BffReads.loggedIn(TestServices.DASHBOARD_URL, provider,
-          TestServices.DASHBOARD_URL + "/auth/callback", login.user(), login.password())
-          .check(List.of(controller), List.of(new BffReads.ExpectedRun(runId, logBytes, null)));
+      BffReads bff = BffReads.loggedIn(TestServices.DASHBOARD_URL, provider,
+          TestServices.DASHBOARD_URL + "/auth/callback", login.user(), login.password());
+      String throughBff = bff.check(List.of(controller), List.of(new BffReads.ExpectedRun(runId, logBytes, null)));
       if (throughBff != null) {
         say("FAILED: through the BFF as " + login.user() + ": " + throughBff);
         return 1;
       }
       say("read through the BFF as " + login.user() + ": " + controller + ", the run with its whole console log, and "
           + "the activity");
+
+      String busUrl = "tls://" + node.nodeIp() + ":" + MEMBER_NATS_NODE_PORT;
+      member = DemoMember.start(ProjectLayout.root(), freshDirectory(ProjectLayout.root().resolve(".demo/node-member")),
+          busUrl, client.secrets().inNamespace(NodeInstall.NAMESPACE)
+          .withName(InstallationSecrets.memberCredsSecret(DemoMember.NAME)).get(), memberBlobs(client),
+          CHECK_DEADLINE);
+      endpoints.put("member_kubeconfig", member.kubeconfig().toString());
+      String memberFailed = awaitMember(member, bff, controller);
+      if (memberFailed != null) {
+        say("FAILED: member " + DemoMember.NAME + ": " + memberFailed);
+        return 1;
+      }
+      say("member " + DemoMember.NAME + ": " + DemoMember.key() + " Connected through the member's gateway, listed by "
+          + "the core's BFF, and both clusters healthy in GET /clusters");
       if (check) {
         say("OK: Varroa runs on the real node, " + controller + " Connected, its build recorded and served");
         return 0;

@@ -41,6 +41,12 @@ final class NodeInstall {
    */
   static Duration install(RealNode node, KubernetesClient client, NodeImages images, VarroaRelease release,
       TestServices.Login login) throws Exception {
+    return install(node, client, images, release, login, List.of());
+  }
+
+  /** As above, with values of the caller's on top (the demo's member cluster). */
+  static Duration install(RealNode node, KubernetesClient client, NodeImages images, VarroaRelease release,
+      TestServices.Login login, List<String> extraValues) throws Exception {
     if (client.secrets().inNamespace(NAMESPACE).withLabel("owner", "helm").list().getItems().stream()
         .anyMatch(s -> s.getMetadata().getName().startsWith("sh.helm.release.v1." + VarroaRelease.NAME + "."))) {
       deleteExampleControllers(client);
@@ -58,6 +64,7 @@ final class NodeInstall {
     long started = System.nanoTime();
     List<String> values = new ArrayList<>(VarroaRelease.imageValues(images));
     values.addAll(TestServices.chartValues(NAMESPACE));
+    values.addAll(extraValues);
     release.install(values);
     VarroaRelease.awaitPodsReady(client, NAMESPACE, COMPONENT_PODS, INSTALL_DEADLINE);
     Duration took = Duration.ofNanos(System.nanoTime() - started);
