@@ -203,7 +203,8 @@ public final class NodeDemo {
       say("member " + DemoMember.NAME + ": " + DemoMember.key() + " Connected through the member's gateway, listed by "
           + "the core's BFF, and both clusters healthy in GET /clusters");
       if (check) {
-        say("OK: Varroa runs on the real node, " + controller + " Connected, its build recorded and served");
+        say("OK: Varroa runs on the real node, " + controller + " Connected, its build recorded and served; member "
+            + DemoMember.NAME + "'s " + DemoMember.key() + " Connected and listed by the core");
         return 0;
       }
       say("dashboard: open " + TestServices.DASHBOARD_URL + "/ui/ in a browser on this machine and log in as "
