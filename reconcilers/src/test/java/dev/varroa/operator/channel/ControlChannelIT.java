@@ -100,10 +100,12 @@ class ControlChannelIT {
     System.setErr(new PrintStream(new TeeOutputStream(originalErr, LOG), true, StandardCharsets.UTF_8));
     System.setOut(new PrintStream(new TeeOutputStream(originalOut, LOG), true, StandardCharsets.UTF_8));
     KubernetesClient client = kube.client();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build()).create();
+    // applied, not created: a create the client retries after a slow answer (a loaded API server) finds its own object
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ci").endMetadata().build())
+        .serverSideApply();
     StarterProfile.install(client, null);
     client.resource(new SecretBuilder().withNewMetadata().withName("team-a-github").withNamespace("ci").endMetadata()
-        .withStringData(Map.of("token", SECRET_VALUE)).build()).create();
+        .withStringData(Map.of("token", SECRET_VALUE)).build()).serverSideApply();
     Path caCert = dir.resolve("ca.crt");
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, dir.resolve("ca.key"));
     bus = bus(kube, dir);
