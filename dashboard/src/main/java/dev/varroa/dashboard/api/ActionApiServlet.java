@@ -46,8 +46,7 @@ public final class ActionApiServlet extends HttpServlet {
     try {
       caller = authenticator.authenticate(request);
     } catch (CallerAuthenticator.Unauthenticated e) {
-      response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
-      JsonResponses.error(response, 401, "unauthenticated", e.getMessage());
+      JsonResponses.unauthenticated(response, e.getMessage());
       return;
     }
     try {

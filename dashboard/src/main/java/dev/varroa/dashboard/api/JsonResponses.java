@@ -37,4 +37,10 @@ public final class JsonResponses {
     body.put("message", message);
     write(response, status, body);
   }
+
+  /** 401 with the Bearer challenge: the caller sent no session or token, or one that is not valid. */
+  public static void unauthenticated(HttpServletResponse response, String message) throws IOException {
+    response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
+    error(response, 401, "unauthenticated", message);
+  }
 }

@@ -6,6 +6,8 @@ import dev.varroa.dashboard.http.InternalErrors;
 import dev.varroa.dashboard.identity.Caller;
 import dev.varroa.dashboard.identity.CallerAuthenticator;
 import dev.varroa.dashboard.manifests.OperatorManifestCheck;
+import dev.varroa.dashboard.reads.Parameters;
+import dev.varroa.dashboard.reads.ReadRefused;
 import dev.varroa.protocol.bus.v1.ManifestCheckAnswer;
 import dev.varroa.protocol.bus.v1.ManifestProblem;
 import jakarta.servlet.http.HttpServlet;
@@ -50,8 +52,7 @@ public final class ManifestCheckServlet extends HttpServlet {
     try {
       caller = authenticator.authenticate(request);
     } catch (CallerAuthenticator.Unauthenticated e) {
-      response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
-      JsonResponses.error(response, 401, "unauthenticated", e.getMessage());
+      JsonResponses.unauthenticated(response, e.getMessage());
       return;
     }
     try {
@@ -81,6 +82,13 @@ public final class ManifestCheckServlet extends HttpServlet {
       if (cluster.isEmpty()) {
         JsonResponses.error(response, 400, "invalid_body", "cluster is empty; name a registered cluster, or leave"
             + " cluster out to check in the core (" + check.coreCluster() + ")");
+        return;
+      }
+      try {
+        // the name becomes a NATS subject token: one that is not a cluster name is refused, not rewritten
+        new Parameters(Map.of("cluster", cluster)).cluster("cluster");
+      } catch (ReadRefused refused) {
+        JsonResponses.refused(response, refused);
         return;
       }
       JsonNode current = input.get("current");

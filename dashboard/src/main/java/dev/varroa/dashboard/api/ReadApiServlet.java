@@ -46,8 +46,7 @@ public final class ReadApiServlet extends HttpServlet {
     try {
       caller = authenticator.authenticateWithEnd(request);
     } catch (CallerAuthenticator.Unauthenticated e) {
-      response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
-      JsonResponses.error(response, 401, "unauthenticated", e.getMessage());
+      JsonResponses.unauthenticated(response, e.getMessage());
       return;
     }
     List<String> path = segments(request);

@@ -30,7 +30,7 @@ final class BearerTokenFilter extends HttpFilter {
       throws IOException, ServletException {
     String authorization = request.getHeader("Authorization");
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      unauthenticated(response, "the MCP endpoint needs 'Authorization: Bearer <ID token>' (the token `varroactl "
+      JsonResponses.unauthenticated(response, "the MCP endpoint needs 'Authorization: Bearer <ID token>' (the token `varroactl "
           + "login` stores)");
       return;
     }
@@ -38,15 +38,10 @@ final class BearerTokenFilter extends HttpFilter {
     try {
       caller = tokens.verify(authorization.substring(7).trim());
     } catch (BearerTokenVerifier.Refused refused) {
-      unauthenticated(response, refused.getMessage());
+      JsonResponses.unauthenticated(response, refused.getMessage());
       return;
     }
     request.setAttribute(CALLER_ATTRIBUTE, caller);
     chain.doFilter(request, response);
-  }
-
-  private static void unauthenticated(HttpServletResponse response, String message) throws IOException {
-    response.setHeader("WWW-Authenticate", "Bearer realm=\"varroa\"");
-    JsonResponses.error(response, 401, "unauthenticated", message);
   }
 }

@@ -141,6 +141,13 @@ class ManifestCheckIT {
   }
 
   @Test
+  void aClusterFieldThatIsNotAClusterNameIsRefused() throws Exception {
+    JsonNode body = JSON.readTree(send(inCluster(request(MANIFEST, null), "us.*>"), "", 400));
+    assertThat(body.path("parameter").asText()).isEqualTo("cluster");
+    assertThat(body.path("message").asText()).contains("a cluster name");
+  }
+
+  @Test
   void aMiteImageChangeIsMarkedRestartClassAndABackupScheduleIsNot() throws Exception {
     JsonNode current = YAML.readTree(MANIFEST).path("spec");
     JsonNode image = check(request(MANIFEST.replace("mite:0.1.0", "mite:0.2.0"), current), 200);
