@@ -109,6 +109,10 @@ publish:
     # alone: the BFF authorizes with the core's roles, and a member's operator publishes none.
     {{- include "varroa.natsKvApi" "varroa_access" | nindent 4 }}
     - "$KV.varroa_access.policy"
+    # BroodOperations across clusters: the core's operator lists every cluster's controllers and hands each its
+    # targets (docs/brood-operations.md); a member's operator reaches no other cluster.
+    - "varroa.clusters.*.controllers"
+    - "varroa.clusters.*.brood-targets"
     {{- end }}
 subscribe:
   allow:
@@ -122,6 +126,10 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.actions varroa-operator") | nindent 4 }}
     # ManifestCheckResponder checks a Controller manifest the BFF forwards, against this cluster's classes and defaults.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.manifest-check varroa-operator") | nindent 4 }}
+    # BroodOperation and BroodSchedule lists for the BFF, and the targets the core's operator hands this cluster.
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-operations varroa-operator") | nindent 4 }}
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-schedules varroa-operator") | nindent 4 }}
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-targets varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
     # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
@@ -242,6 +250,9 @@ publish:
     - {{ printf "activity.%s._global" .Values.cluster.name | quote }}
     # The manifest check (POST /manifests/check) runs in the target cluster's operator.
     - "varroa.clusters.*.manifest-check"
+    # Each cluster's operator answers with its BroodOperations and BroodSchedules.
+    - "varroa.clusters.*.brood-operations"
+    - "varroa.clusters.*.brood-schedules"
     # Live activity: ordered (ephemeral) consumers on the recorder's varroa_activity, started at a sequence to resume.
     - "$JS.API.STREAM.INFO.varroa_activity"
     - "$JS.API.CONSUMER.CREATE.varroa_activity"

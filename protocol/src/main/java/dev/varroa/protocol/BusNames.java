@@ -102,6 +102,27 @@ public final class BusNames {
     return "varroa.clusters." + token(cluster) + ".manifest-check";
   }
 
+  /**
+   * Request subject a cluster's operator answers with its BroodOperations (BroodOperationsRequest, reply
+   * BroodOperationRows); only the BFF publishes here.
+   */
+  public static String clusterBroodOperations(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".brood-operations";
+  }
+
+  /** Request subject a cluster's operator answers with its BroodSchedules (BroodSchedulesRequest, reply BroodScheduleRows). */
+  public static String clusterBroodSchedules(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".brood-schedules";
+  }
+
+  /**
+   * Request subject a cluster's operator takes brood operation targets on from the core's operator (BroodTargetRequest,
+   * reply BroodTargetReport, queue group {@link #OPERATOR_QUEUE_GROUP}); only the core's operator publishes here.
+   */
+  public static String clusterBroodTargets(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".brood-targets";
+  }
+
   /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */
   public static String activity(String cluster, String namespace, String name) {
     return "activity." + token(cluster) + "." + namespace + "." + name;
