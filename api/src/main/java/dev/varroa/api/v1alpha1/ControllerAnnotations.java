@@ -11,6 +11,16 @@ public final class ControllerAnnotations {
   public static final String CONFIRM_HOME_MOVE = "varroa.dev/confirm-home-move";
   /** Any new value wakes a Hibernated controller (docs/hibernation.md). */
   public static final String WAKE = "varroa.dev/wake";
+  /**
+   * Any new value parks a Connected controller now, as its inactivity policy would once idle: only with no running
+   * or queued build, and only when spec.hibernation.idleMinutes is set (docs/hibernation.md).
+   */
+  public static final String HIBERNATE_NOW = "varroa.dev/hibernate-now";
+  /**
+   * Any new value pushes the current desired state to Jenkins again, applied or not; status.lastApplyResult.trigger
+   * names the value once Jenkins answered (docs/controllers.md).
+   */
+  public static final String REAPPLY = "varroa.dev/reapply";
 
   private ControllerAnnotations() {}
 }

@@ -87,5 +87,9 @@ public class ControllerStatus extends ConditionedStatus {
 
     @JsonPropertyDescription("When the result arrived (RFC 3339).")
     public String appliedAt;
+
+    @JsonPropertyDescription("The varroa.dev/reapply value that asked for this push; absent when a change of the"
+        + " desired state did.")
+    public String trigger;
   }
 }

@@ -27,6 +27,14 @@ public class HibernationStatus {
   @JsonPropertyDescription("The last value of the varroa.dev/wake annotation that was acted on.")
   public String lastWakeRequest;
 
+  @JsonPropertyDescription("The last value of the varroa.dev/hibernate-now annotation that was acted on, and what came"
+      + " of it in lastHibernateOutcome.")
+  public String lastHibernateRequest;
+
+  @JsonPropertyDescription("Parked, or why the last varroa.dev/hibernate-now request could not park it (e.g. builds"
+      + " running, spec.hibernation.idleMinutes unset).")
+  public String lastHibernateOutcome;
+
   @JsonPropertyDescription("Webhook deliveries received while parked, replayed to Jenkins once it is up.")
   public Integer pendingDeliveries;
 }
