@@ -113,6 +113,8 @@ publish:
     # targets (docs/brood-operations.md); a member's operator reaches no other cluster.
     - "varroa.clusters.*.controllers"
     - "varroa.clusters.*.brood-targets"
+    # FleetRoster reads which clusters are registered (the keys of varroa_clusters, an ordered consumer).
+    {{- include "varroa.natsKvWatch" "varroa_clusters" | nindent 4 }}
     {{- end }}
 subscribe:
   allow:

@@ -8,6 +8,11 @@ import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
+import dev.varroa.operator.brood.BroodOperationReconciler;
+import dev.varroa.operator.brood.BroodTargetResponder;
+import dev.varroa.operator.brood.JenkinsOfController;
+import dev.varroa.operator.brood.RemoteClusters;
+import dev.varroa.operator.brood.TargetStepExecutor;
 import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
@@ -91,6 +96,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final HibernationSettings hibernation;
   private final Clock clock;
   private SharedIndexInformer<Controller> controllerCache;
+  private final Object controllerCacheLock = new Object();
   private ControllerListResponder controllerRows;
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
@@ -99,6 +105,9 @@ public final class VarroaOperator implements AutoCloseable {
   private final String actionsNamespace;
   private ClusterDrain clusterDrain;
   private ClusterActionResponder clusterActions;
+  private final TargetStepExecutor broodSteps;
+  private final BroodOperationReconciler broodOperations;
+  private BroodTargetResponder broodTargets;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -152,6 +161,26 @@ public final class VarroaOperator implements AutoCloseable {
             : new RecorderJobSchedules(channel::connection, activity.cluster(), RecorderJobSchedules.ANSWER_WAIT));
     operator.register(controllers);
     operator.register(new UpdateCenterReconciler(settings.updateCenters(), clock));
+    this.broodSteps = new TargetStepExecutor(client, (namespace, name) -> Optional.ofNullable(
+        controllerCache().getStore().getByKey(namespace + "/" + name)),
+        channel == null ? JenkinsOfController.NONE : JenkinsOfController.of(channel), clock);
+    this.broodOperations = new BroodOperationReconciler(clock, activity::cluster,
+        () -> controllerCache().getStore().list(), broodSteps);
+    operator.register(broodOperations);
+  }
+
+  /**
+   * Every Controller of this cluster, cached on every replica (the leader's reconcilers and any replica's answers to
+   * the BFF and to the core's brood operations read it); started on first use.
+   */
+  private SharedIndexInformer<Controller> controllerCache() {
+    // its own lock: reconciler threads ask while registerCluster or close may hold the operator's
+    synchronized (controllerCacheLock) {
+      if (controllerCache == null) {
+        controllerCache = client.resources(Controller.class).inAnyNamespace().inform();
+      }
+      return controllerCache;
+    }
   }
 
   public void start() {
@@ -178,8 +207,7 @@ public final class VarroaOperator implements AutoCloseable {
 
   /** @param bus the NATS connection in use now (a test's own, or the control channel's) */
   public synchronized void registerCluster(String cluster, ClusterRole role, Supplier<Connection> bus) {
-    controllerCache = client.resources(Controller.class).inAnyNamespace().inform();
-    controllerRows = new ControllerListResponder(bus.get(), cluster, controllerCache.getStore()::list);
+    controllerRows = new ControllerListResponder(bus.get(), cluster, controllerCache().getStore()::list);
     controllerRows.start();
     controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
@@ -207,6 +235,12 @@ public final class VarroaOperator implements AutoCloseable {
     }
     clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity);
     clusterActions.start();
+    // every cluster runs the targets the core's brood operations hand it; only the core reaches the others
+    broodTargets = new BroodTargetResponder(bus.get(), cluster, broodSteps);
+    broodTargets.start();
+    if (role != ClusterRole.MEMBER) {
+      broodOperations.reach(RemoteClusters.over(bus));
+    }
   }
 
   /** The drain of this cluster (docs/actions.md); null before {@link #registerCluster}. */
@@ -278,6 +312,9 @@ public final class VarroaOperator implements AutoCloseable {
   @Override
   public void close() {
     synchronized (this) {
+      if (broodTargets != null) {
+        broodTargets.close();
+      }
       if (clusterActions != null) {
         clusterActions.close();
       }
