@@ -164,14 +164,16 @@ public final class TargetStepExecutor {
   private Outcome run(OperationContext op, int index, BroodOperationSpec.Step step, Controller controller,
       Map<String, String> marks, Instant startedAt, Instant now) {
     String request = op.run() + "-s" + index;
+    // command ids are deduplicated queue-wide: each names its controller too
+    String command = request + "-" + controller.getMetadata().getUid();
     return switch (step.type) {
       case StepTypes.BACKUP -> backup(controller, request, startedAt);
-      case StepTypes.QUIET_DOWN -> quietDown(controller, marks, request, true);
-      case StepTypes.CANCEL_QUIET_DOWN -> quietDown(controller, marks, request, false);
+      case StepTypes.QUIET_DOWN -> quietDown(controller, marks, command, true);
+      case StepTypes.CANCEL_QUIET_DOWN -> quietDown(controller, marks, command, false);
       case StepTypes.WAIT_FOR_IDLE -> waitForIdle(op, controller, startedAt, now).orElseGet(
           () -> new Outcome.Done("no build running"));
-      case StepTypes.SAFE_RESTART -> safeRestart(op, controller, marks, request, now);
-      case StepTypes.REPROVISION -> reprovision(op, controller, marks, request, now);
+      case StepTypes.SAFE_RESTART -> safeRestart(op, controller, marks, command, now);
+      case StepTypes.REPROVISION -> reprovision(op, controller, marks, command, now);
       case StepTypes.REAPPLY_CONFIGURATION -> reapply(controller, request);
       case StepTypes.WAKE -> wake(controller, request);
       case StepTypes.HIBERNATE -> hibernate(controller, request);
@@ -379,8 +381,8 @@ public final class TargetStepExecutor {
     boolean quietedByStep = marks.containsKey("quietedAt") && !marks.containsKey("restartAt")
         && !marks.containsKey("deletedPod");
     if (controller.isPresent() && quietedByStep) {
-      jenkins.oneShot(identity(controller.get()), OneShot.Action.CANCEL_QUIET_DOWN, op.run() + "-s" + index
-          + "-unquiet", clock.instant().plus(COMMAND_DEADLINE));
+      jenkins.oneShot(identity(controller.get()), OneShot.Action.CANCEL_QUIET_DOWN, op.run() + "-s" + index + "-"
+          + controller.get().getMetadata().getUid() + "-unquiet", clock.instant().plus(COMMAND_DEADLINE));
       marks.remove("quietedAt");
     }
   }
