@@ -53,7 +53,9 @@ import java.util.stream.Stream;
  *     (hudson.util.HudsonIsLoading#doDynamic). After {@link #bootFailed(String)}, every path answers 503 with the
  *     message in the page (hudson.util.ErrorObject#doDynamic for BootFailure; ConfigurationAsCodeBootFailure#doDynamic
  *     when CasC broke the boot). Neither page is guaranteed X-Jenkins headers (Functions#advertiseHeaders writes
- *     nothing while Jenkins.getInstanceOrNull() is null), so the fixture sends none.</li>
+ *     nothing while Jenkins.getInstanceOrNull() is null), so the fixture sends none. While a safe restart restarts,
+ *     every path answers 503 "Jenkins is restarting" (hudson.util.HudsonIsRestarting#doDynamic), then nothing
+ *     listens, then it boots as above (see {@code /safeRestart} below).</li>
  * <li><b>Authentication.</b> {@code Authorization: Bearer <jwt>} goes to {@link #bearerTokenAccepted(Predicate)}
  *     (plug in the realm's JenkinsTokenVerifier). A refused token answers 401 with
  *     {@code WWW-Authenticate: Bearer realm="Jenkins"} on every path: the Varroa realm's contract, the way
@@ -101,7 +103,27 @@ import java.util.stream.Stream;
  *     {@code timeout} milliseconds pass (Jenkins polls RestartListener#isAllReady, which can let builds whose
  *     execution does not block restart through earlier; the fixture waits for every build).
  *     {@code POST /cancelQuietDown} (Jenkins#doCancelQuietDown): 302 to the root URL. Any other method on a
- *     {@code @RequirePOST} route answers 405 with {@code Allow: POST} (RequirePOST.Processor).</li>
+ *     {@code @RequirePOST} route answers 405 with {@code Allow: POST} (RequirePOST.Processor). Both check
+ *     Jenkins.MANAGE: with {@link #bearerMayManage(boolean)} off they answer 403 "Access Denied: mite is missing the
+ *     Overall/Manage permission" with X-Required-Permission {@code hudson.model.Hudson.Manage} and
+ *     X-Permission-Implied-By {@code hudson.model.Hudson.Administer} (hudson.security.AccessDeniedException3,
+ *     AccessDeniedHandlerImpl, jenkins/model/Jenkins/accessDenied.jelly).</li>
+ * <li>{@code /safeRestart} (Jenkins#doSafeRestart and Jenkins#safeRestart, in jenkinsci/jenkins
+ *     {@code core/src/main/java/jenkins/model/Jenkins.java}; the lifecycle in {@code core/src/main/java/hudson/lifecycle/}
+ *     Lifecycle.java, UnixLifecycle.java, RestartNotSupportedException.java; the restarting page in
+ *     {@code core/src/main/java/hudson/util/HudsonIsRestarting.java}). Not {@code @RequirePOST}; checks Jenkins.MANAGE
+ *     first (403 as above). GET answers 200 with the _safeRestart.jelly page ("Jenkins cannot restart itself as
+ *     currently configured." when it cannot); a {@code cancel} parameter cancels quiet-down (302). POST with a
+ *     lifecycle that cannot restart ({@link #restartNotSupported(String)}) answers 500 with the error page
+ *     (RestartNotSupportedException reaches Stapler); else it sets quiet-down with the optional {@code message} and
+ *     answers 302 to the root at once, while a thread waits until no executor is busy (doQuietDown's block loop; the
+ *     fixture waits for every build, Jenkins' RestartListener#isAllReady may let a resumable Pipeline through). If
+ *     quiet-down was cancelled meanwhile the restart is abandoned; else the fixture answers 503 "Jenkins is
+ *     restarting", closes its port (UnixLifecycle#restart execs the JVM), opens it again answering 503 while it
+ *     boots (configuration-as-code applied again when {@link #configureAtBoot()} ran before), and serves again with
+ *     quiet-down off, no running build, no HTTP session or crumb, no connected agent, and a new X-Jenkins-Session.
+ *     Each phase lasts {@link #restartTimings}; {@link #restarts()} counts restarts, {@link #safeRestartPending()}
+ *     says one waits for builds; a second POST while one waits adds nothing.</li>
  * <li>{@code POST /configuration-as-code/reload}, also under {@code /manage/} (ConfigurationAsCode#doReload,
  *     Jenkins.MANAGE): reads the YAML files under {@link #cascDirectory(Path)} the way ConfigurationAsCode#configs
  *     walks it, takes {@link #configurationDelay(Duration)}, then succeeds with 302 to
