@@ -53,13 +53,33 @@ class JenkinsUptimeTest {
   }
 
   @Test
-  void movesWhenJenkinsServesAgainAfterItDidNot() {
-    long first = uptime.serving("a1");
+  void movesWhenJenkinsServesAgainAfterItDidNotAndNamesNoSession() {
+    long first = uptime.serving("");
     clock.now = START.plusSeconds(20);
     assertThat(uptime.notServing()).isEqualTo(first);
     clock.now = START.plusSeconds(25);
 
-    assertThat(uptime.serving("a1")).isEqualTo(Instant.parse("2026-12-04T21:00:25Z").toEpochMilli());
+    assertThat(uptime.serving("")).isEqualTo(Instant.parse("2026-12-04T21:00:25Z").toEpochMilli());
+  }
+
+  @Test
+  void movesWhenANewSessionServesAfterJenkinsWasDown() {
+    uptime.serving("a1");
+    clock.now = START.plusSeconds(20);
+    uptime.notServing();
+    clock.now = START.plusSeconds(25);
+
+    assertThat(uptime.serving("b2")).isEqualTo(Instant.parse("2026-12-04T21:00:25Z").toEpochMilli());
+  }
+
+  @Test
+  void staysPutWhenTheSameJenkinsAnswersAgainAfterAPollWithoutAnswer() {
+    long first = uptime.serving("a1");
+    clock.now = START.plusSeconds(20);
+    uptime.notServing();
+    clock.now = START.plusSeconds(25);
+
+    assertThat(uptime.serving("a1")).isEqualTo(first);
   }
 
   @Test
