@@ -153,6 +153,7 @@ final class CommandRunner implements AutoCloseable {
         case QUIET_DOWN -> jenkins.quietDown(deadline);
         case CANCEL_QUIET_DOWN -> jenkins.cancelQuietDown(deadline);
         case RELOAD_CONFIGURATION -> jenkins.reloadConfiguration(deadline);
+        case SAFE_RESTART -> jenkins.safeRestart(deadline);
         case ACTION_UNSPECIFIED, UNRECOGNIZED -> CommandOutcome.rejected("one-shot action "
             + oneShot.getActionValue() + " is unknown to this mite (mite " + MiteVersion.CURRENT + ")");
       };

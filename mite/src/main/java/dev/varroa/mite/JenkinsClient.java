@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,14 +49,22 @@ final class JenkinsClient {
   static final String CASC_RELOAD = "configuration-as-code/reload";
   static final String QUIET_DOWN = "quietDown";
   static final String CANCEL_QUIET_DOWN = "cancelQuietDown";
+  static final String SAFE_RESTART = "safeRestart";
 
   private final URI base;
   private final JenkinsBearer bearer;
   private final HttpClient http;
+  private final JenkinsUptime uptime;
 
   JenkinsClient(URI base, JenkinsBearer bearer) {
+    this(base, bearer, Clock.systemUTC());
+  }
+
+  /** The clock stamps jenkins_up_since in {@link #observe()}. */
+  JenkinsClient(URI base, JenkinsBearer bearer, Clock clock) {
     this.base = base;
     this.bearer = bearer;
+    this.uptime = new JenkinsUptime(clock);
     this.http = HttpClient.newBuilder()
         .connectTimeout(CONNECT_TIMEOUT)
         .followRedirects(HttpClient.Redirect.NEVER)
@@ -65,6 +74,11 @@ final class JenkinsClient {
 
   URI base() {
     return base;
+  }
+
+  /** True when requests carry the mite's bearer token. */
+  boolean holdsToken() {
+    return bearer.jwt().isPresent();
   }
 
   JenkinsAnswer get(String relative) throws IOException, InterruptedException {
@@ -98,11 +112,23 @@ final class JenkinsClient {
     return send(request.build(), timeout);
   }
 
-  /** What the mite sees of Jenkins now; never throws: an unreachable Jenkins is an observation too. */
+  /**
+   * What the mite sees of Jenkins now; never throws: an unreachable Jenkins is an observation too. Each call also
+   * tells {@link JenkinsUptime} whether Jenkins served (any answer but 503), which stamps jenkins_up_since.
+   */
   ObservedState observe() throws InterruptedException {
     ObservedState.Builder state = ObservedState.newBuilder();
+    JenkinsAnswer root;
     try {
-      JenkinsAnswer root = get(ROOT_API);
+      root = get(ROOT_API);
+    } catch (IOException e) {
+      return ObservedState.newBuilder().setJenkinsReachable(false)
+          .setJenkinsUpSinceEpochMillis(uptime.notServing()).build();
+    }
+    // 503: booting (HudsonIsLoading), restarting (HudsonIsRestarting) or failed to boot; anything else is a Jenkins
+    // that serves requests, even a 401/403 to the mite
+    state.setJenkinsUpSinceEpochMillis(root.status() == 503 ? uptime.notServing() : uptime.serving(root.jenkinsSession()));
+    try {
       state.setJenkinsReachable(true);
       root.jenkinsVersion().ifPresent(state::setJenkinsVersion);
       if (root.status() == 503) {
@@ -131,10 +157,7 @@ final class JenkinsClient {
         state.setLastUserRequestEpochMillis(lastUserRequest(activity.body()));
       }
     } catch (IOException e) {
-      if (!state.getJenkinsReachable()) {
-        return ObservedState.newBuilder().setJenkinsReachable(false).build();
-      }
-      // reachable but an answer did not parse: report what we have
+      // reachable but a later answer failed or did not parse: report what we have
     }
     return state.build();
   }
@@ -227,7 +250,7 @@ final class JenkinsClient {
     return new JenkinsAnswer(response.statusCode(),
         response.headers().firstValue("Content-Type").orElse(""),
         response.body() == null ? "" : response.body(),
-        response.headers().firstValue("X-Jenkins"));
+        response.headers().firstValue("X-Jenkins"), response.headers());
   }
 
   /** True when the failure means nothing listens at Jenkins' address (not started yet, or gone). */

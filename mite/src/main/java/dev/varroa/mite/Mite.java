@@ -71,7 +71,7 @@ public final class Mite implements AutoCloseable {
     Files.createDirectories(settings.identityDir());
 
     JenkinsBearer bearer = new JenkinsBearer(clock);
-    JenkinsClient jenkins = new JenkinsClient(settings.jenkinsUrl(), bearer);
+    JenkinsClient jenkins = new JenkinsClient(settings.jenkinsUrl(), bearer, clock);
     JenkinsActions actions = new JenkinsActions(jenkins, clock);
     DesiredStateApplier applier = new DesiredStateApplier(settings.cascDir(), settings.secretsDir(), actions, bearer,
         clock);

@@ -21,6 +21,7 @@ import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.CommandResult.Outcome;
 import dev.varroa.protocol.mite.v1.DesiredState;
 import dev.varroa.protocol.mite.v1.File;
+import dev.varroa.protocol.mite.v1.OneShot;
 import dev.varroa.testfixtures.jenkins.Caller;
 import dev.varroa.testfixtures.jenkins.ConfigurationSource;
 import dev.varroa.testfixtures.jenkins.JenkinsFixture;
@@ -219,6 +220,37 @@ class MiteIT {
     assertThat(answer.body()).startsWith("{\"buildsLeft\":0,").contains("\"timedOut\":false");
     await().atMost(Duration.ofSeconds(10)).until(() -> route().map(r -> r.getObserved().getQuietingDown())
         .orElse(false));
+  }
+
+  @Test
+  void safeRestartWaitsForTheBuildAndTheRouteSeesJenkinsUpSinceMove() throws Exception {
+    jenkins.restartTimings(Duration.ofMillis(500), Duration.ofMillis(400), Duration.ofMillis(400));
+    Gateway gateway = gateway("gw-a");
+    bootstrapToken();
+    Mite mite = mite(List.of(gateway), caCert);
+    await().atMost(Duration.ofSeconds(20)).until(mite::connected);
+    assertThat(send(gateway, desiredState("token", "sha256:t", "a: 1\n", Duration.ofMinutes(1))).getOutcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+    long upBefore = await().atMost(Duration.ofSeconds(10))
+        .until(() -> route().map(r -> r.getObserved().getJenkinsUpSinceEpochMillis()).orElse(0L), millis -> millis > 0);
+    RunningBuild build = jenkins.startBuild("deploy", false);
+    long requested = System.currentTimeMillis();
+
+    CommandResult result = send(gateway, Command.newBuilder().setCommandId("restart-1")
+        .setDeadlineEpochMillis(Instant.now().plusSeconds(30).toEpochMilli())
+        .setOneShot(OneShot.newBuilder().setAction(OneShot.Action.SAFE_RESTART)).build());
+
+    assertThat(result.getOutcome()).isEqualTo(Outcome.SUCCEEDED);
+    await().atMost(Duration.ofSeconds(10)).until(() -> route().map(r -> r.getObserved().getQuietingDown())
+        .orElse(false));
+    assertThat(jenkins.restarts()).isZero();
+    assertThat(route().orElseThrow().getObserved().getJenkinsUpSinceEpochMillis()).isEqualTo(upBefore);
+    build.finish();
+    await().atMost(Duration.ofSeconds(20))
+        .until(() -> route().map(r -> r.getObserved().getJenkinsUpSinceEpochMillis()).orElse(0L),
+            millis -> millis > requested);
+    assertThat(jenkins.restarts()).isEqualTo(1);
+    assertThat(route().orElseThrow().getObserved().getQuietingDown()).isFalse();
   }
 
   @Test

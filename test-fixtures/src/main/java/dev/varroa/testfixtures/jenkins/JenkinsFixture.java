@@ -22,6 +22,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,9 @@ import java.util.stream.Stream;
  *     (hudson.util.HudsonIsLoading#doDynamic). After {@link #bootFailed(String)}, every path answers 503 with the
  *     message in the page (hudson.util.ErrorObject#doDynamic for BootFailure; ConfigurationAsCodeBootFailure#doDynamic
  *     when CasC broke the boot). Neither page is guaranteed X-Jenkins headers (Functions#advertiseHeaders writes
- *     nothing while Jenkins.getInstanceOrNull() is null), so the fixture sends none.</li>
+ *     nothing while Jenkins.getInstanceOrNull() is null), so the fixture sends none. While a safe restart restarts,
+ *     every path answers 503 "Jenkins is restarting" (hudson.util.HudsonIsRestarting#doDynamic), then nothing
+ *     listens, then it boots as above (see {@code /safeRestart} below).</li>
  * <li><b>Authentication.</b> {@code Authorization: Bearer <jwt>} goes to {@link #bearerTokenAccepted(Predicate)}
  *     (plug in the realm's JenkinsTokenVerifier). A refused token answers 401 with
  *     {@code WWW-Authenticate: Bearer realm="Jenkins"} on every path: the Varroa realm's contract, the way
@@ -100,7 +103,27 @@ import java.util.stream.Stream;
  *     {@code timeout} milliseconds pass (Jenkins polls RestartListener#isAllReady, which can let builds whose
  *     execution does not block restart through earlier; the fixture waits for every build).
  *     {@code POST /cancelQuietDown} (Jenkins#doCancelQuietDown): 302 to the root URL. Any other method on a
- *     {@code @RequirePOST} route answers 405 with {@code Allow: POST} (RequirePOST.Processor).</li>
+ *     {@code @RequirePOST} route answers 405 with {@code Allow: POST} (RequirePOST.Processor). Both check
+ *     Jenkins.MANAGE: with {@link #bearerMayManage(boolean)} off they answer 403 "Access Denied: mite is missing the
+ *     Overall/Manage permission" with X-Required-Permission {@code hudson.model.Hudson.Manage} and
+ *     X-Permission-Implied-By {@code hudson.model.Hudson.Administer} (hudson.security.AccessDeniedException3,
+ *     AccessDeniedHandlerImpl, jenkins/model/Jenkins/accessDenied.jelly).</li>
+ * <li>{@code /safeRestart} (Jenkins#doSafeRestart and Jenkins#safeRestart, in jenkinsci/jenkins
+ *     {@code core/src/main/java/jenkins/model/Jenkins.java}; the lifecycle in {@code core/src/main/java/hudson/lifecycle/}
+ *     Lifecycle.java, UnixLifecycle.java, RestartNotSupportedException.java; the restarting page in
+ *     {@code core/src/main/java/hudson/util/HudsonIsRestarting.java}). Not {@code @RequirePOST}; checks Jenkins.MANAGE
+ *     first (403 as above). GET answers 200 with the _safeRestart.jelly page ("Jenkins cannot restart itself as
+ *     currently configured." when it cannot); a {@code cancel} parameter cancels quiet-down (302). POST with a
+ *     lifecycle that cannot restart ({@link #restartNotSupported(String)}) answers 500 with the error page
+ *     (RestartNotSupportedException reaches Stapler); else it sets quiet-down with the optional {@code message} and
+ *     answers 302 to the root at once, while a thread waits until no executor is busy (doQuietDown's block loop; the
+ *     fixture waits for every build, Jenkins' RestartListener#isAllReady may let a resumable Pipeline through). If
+ *     quiet-down was cancelled meanwhile the restart is abandoned; else the fixture answers 503 "Jenkins is
+ *     restarting", closes its port (UnixLifecycle#restart execs the JVM), opens it again answering 503 while it
+ *     boots (configuration-as-code applied again when {@link #configureAtBoot()} ran before), and serves again with
+ *     quiet-down off, no running build, no HTTP session or crumb, no connected agent, and a new X-Jenkins-Session.
+ *     Each phase lasts {@link #restartTimings}; {@link #restarts()} counts restarts, {@link #safeRestartPending()}
+ *     says one waits for builds; a second POST while one waits adds nothing.</li>
  * <li>{@code POST /configuration-as-code/reload}, also under {@code /manage/} (ConfigurationAsCode#doReload,
  *     Jenkins.MANAGE): reads the YAML files under {@link #cascDirectory(Path)} the way ConfigurationAsCode#configs
  *     walks it, takes {@link #configurationDelay(Duration)}, then succeeds with 302 to
@@ -175,13 +198,22 @@ public final class JenkinsFixture implements AutoCloseable {
     // ConfigurationAsCode.YAML_FILES_PATTERN
     private static final PathMatcher YAML_FILES = FileSystems.getDefault().getPathMatcher("glob:**.{yml,yaml,YAML,YML}");
 
-    private enum BootState { BOOTING, FAILED, READY }
+    /**
+     * How long each phase of a restart lasts unless {@link #restartTimings} says otherwise: over a second in all, since
+     * the mite's jenkins_up_since counts whole seconds (Jenkins' own restart takes more than 10 s).
+     */
+    public static final Duration DEFAULT_RESTART_PHASE = Duration.ofMillis(400);
+
+    private enum BootState { BOOTING, FAILED, RESTARTING, READY }
 
     private final Object lock = new Object();
     private final String version;
-    private final String sessionHash;
+    private volatile String sessionHash;
     private final SessionCrumbIssuer crumbIssuer = new SessionCrumbIssuer();
-    private final HttpServer server;
+    private final InetSocketAddress boundAddress;
+    private volatile HttpServer server;
+    // Every context after the root one ({@link #serve}), bound again when a restart opens the port again.
+    private final List<Map.Entry<String, HttpHandler>> servedRoutes = new CopyOnWriteArrayList<>();
     private final ExecutorService requestThreads;
     private final URI url;
 
@@ -189,6 +221,14 @@ public final class JenkinsFixture implements AutoCloseable {
     private String bootFailure;
     private boolean quietingDown;
     private String quietDownReason;
+    private boolean bearerMayManage = true;
+    private String restartNotSupported;
+    private boolean safeRestartPending;
+    private boolean configuredAtBoot;
+    private int restarts;
+    private Duration restartingFor = DEFAULT_RESTART_PHASE;
+    private Duration downFor = DEFAULT_RESTART_PHASE;
+    private Duration bootingFor = DEFAULT_RESTART_PHASE;
     private Path cascDirectory;
     private String cascReloadToken;
     private String configurationRejection;
@@ -219,21 +259,33 @@ public final class JenkinsFixture implements AutoCloseable {
         // Read before the port opens, as Jenkins loads nodes before it serves them.
         this.agents = AgentDatabase.open(jenkinsHome);
         // Jenkins.SESSION_HASH: a random hex string that changes with every Jenkins start.
-        this.sessionHash = Integer.toHexString(new SecureRandom().nextInt());
-        this.server = HttpServer.create(bindAddress, 0);
+        this.sessionHash = newSessionHash();
         // Slow reloads and blocking quiet-downs hold their thread, so every request gets its own.
         this.requestThreads = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "jenkins-fixture-request");
             thread.setDaemon(true);
             return thread;
         });
-        server.setExecutor(requestThreads);
-        withExtraHeaders(server.createContext("/", new JenkinsRequestHandler(this, crumbIssuer)));
-        server.start();
+        this.server = listen(bindAddress);
+        // The port a restart binds again, once port 0 was resolved to a free one.
+        this.boundAddress = server.getAddress();
         // Bound to every address, it is still reached as itself on loopback (the mite beside it in the pod does).
         InetAddress bound = server.getAddress().getAddress();
         String host = bound.isAnyLocalAddress() ? LoopbackPort.HOST : bound.getHostAddress();
         this.url = URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
+    }
+
+    private HttpServer listen(InetSocketAddress address) throws IOException {
+        HttpServer listening = HttpServer.create(address, 0);
+        listening.setExecutor(requestThreads);
+        withExtraHeaders(listening.createContext("/", new JenkinsRequestHandler(this, crumbIssuer)));
+        servedRoutes.forEach(route -> withExtraHeaders(listening.createContext(route.getKey(), route.getValue())));
+        listening.start();
+        return listening;
+    }
+
+    private static String newSessionHash() {
+        return Integer.toHexString(new SecureRandom().nextInt());
     }
 
     /** Starts a ready Jenkins reporting {@value #DEFAULT_VERSION} on a free loopback port. */
@@ -285,6 +337,7 @@ public final class JenkinsFixture implements AutoCloseable {
      * no authentication, no crumb): routes a Jenkins stand-in adds that Jenkins has not. The longest prefix wins.
      */
     public void serve(String pathPrefix, HttpHandler handler) {
+        servedRoutes.add(Map.entry(pathPrefix, handler));
         withExtraHeaders(server.createContext(pathPrefix, handler));
     }
 
@@ -306,6 +359,9 @@ public final class JenkinsFixture implements AutoCloseable {
      * @return the ConfiguratorException message, or empty when the configuration was applied
      */
     public Optional<String> configureAtBoot() throws InterruptedException {
+        synchronized (lock) {
+            configuredAtBoot = true;
+        }
         Optional<String> failure = configure(BOOT_TRIGGER, null);
         failure.ifPresent(this::bootFailed);
         return failure;
@@ -354,7 +410,7 @@ public final class JenkinsFixture implements AutoCloseable {
         return version;
     }
 
-    /** The X-Jenkins-Session value; a new fixture has a new one, as a restarted Jenkins does. */
+    /** The X-Jenkins-Session value; a new fixture, or this one after a restart, has a new one, as Jenkins does. */
     public String sessionHash() {
         return sessionHash;
     }
@@ -372,6 +428,61 @@ public final class JenkinsFixture implements AutoCloseable {
     /** Serves normally; the state a new fixture starts in. */
     public void ready() {
         setBoot(BootState.READY, null);
+    }
+
+    /**
+     * Whether the verified bearer's user holds Overall/Manage (true by default, the administrator). False makes
+     * {@code /quietDown}, {@code /cancelQuietDown} and {@code /safeRestart} answer 403 as Jenkins#checkPermission(MANAGE)
+     * does; the fixture's other routes do not check it.
+     */
+    public void bearerMayManage(boolean mayManage) {
+        synchronized (lock) {
+            bearerMayManage = mayManage;
+        }
+    }
+
+    /**
+     * Makes {@code POST /safeRestart} fail as it does when Lifecycle#verifyRestartable throws
+     * RestartNotSupportedException with {@code reason} (500, Jenkins' error page, the reason only in its log); null
+     * (the default) lets Jenkins restart, as UnixLifecycle does on Linux.
+     */
+    public void restartNotSupported(String reason) {
+        synchronized (lock) {
+            restartNotSupported = reason;
+        }
+    }
+
+    /**
+     * How long each phase of a restart lasts: answering 503 "Jenkins is restarting" (HudsonIsRestarting; Jenkins
+     * waits 10 s there), refusing connections (the JVM execs itself, UnixLifecycle#restart), then answering 503
+     * "getting ready to work" while it boots (HudsonIsLoading). {@link #DEFAULT_RESTART_PHASE} each by default.
+     */
+    public void restartTimings(Duration restarting, Duration down, Duration booting) {
+        for (Duration phase : List.of(Objects.requireNonNull(restarting, "restarting"), Objects.requireNonNull(down, "down"),
+                Objects.requireNonNull(booting, "booting"))) {
+            if (phase.isNegative()) {
+                throw new IllegalArgumentException("a restart phase of " + phase + " is negative; give zero or more");
+            }
+        }
+        synchronized (lock) {
+            restartingFor = restarting;
+            downFor = down;
+            bootingFor = booting;
+        }
+    }
+
+    /** Restarts completed since the fixture started (each ended serving again). */
+    public int restarts() {
+        synchronized (lock) {
+            return restarts;
+        }
+    }
+
+    /** True while a safe restart waits for running builds to end. */
+    public boolean safeRestartPending() {
+        synchronized (lock) {
+            return safeRestartPending;
+        }
     }
 
     /** Where configuration-as-code reads YAML from (CASC_JENKINS_CONFIG: a directory or one file); null for none. */
@@ -575,11 +686,14 @@ public final class JenkinsFixture implements AutoCloseable {
 
     @Override
     public void close() {
+        HttpServer listening;
         synchronized (lock) {
             closed = true;
             lock.notifyAll();
+            // A restart binds the port again only under the lock and only while not closed.
+            listening = server;
         }
-        server.stop(0);
+        listening.stop(0);
         requestThreads.shutdownNow();
     }
 
@@ -591,12 +705,13 @@ public final class JenkinsFixture implements AutoCloseable {
     // ---- used by JenkinsRequestHandler and RunningBuild ----
 
     /** Why every path answers 503 right now: still booting ({@code failure} null) or failed; empty once ready. */
-    record BootProblem(String failure) {
+    record BootProblem(String failure, boolean restarting) {
     }
 
     Optional<BootProblem> bootProblem() {
         synchronized (lock) {
-            return bootState == BootState.READY ? Optional.empty() : Optional.of(new BootProblem(bootFailure));
+            return bootState == BootState.READY ? Optional.empty()
+                    : Optional.of(new BootProblem(bootFailure, bootState == BootState.RESTARTING));
         }
     }
 
@@ -671,6 +786,104 @@ public final class JenkinsFixture implements AutoCloseable {
                 }
             }
             lock.notifyAll();
+        }
+    }
+
+    boolean bearerMayManage() {
+        synchronized (lock) {
+            return bearerMayManage;
+        }
+    }
+
+    /** The RestartNotSupportedException reason while restarting is refused, else empty. */
+    Optional<String> restartNotSupported() {
+        synchronized (lock) {
+            return Optional.ofNullable(restartNotSupported);
+        }
+    }
+
+    /**
+     * Jenkins#safeRestart: quiet down with {@code reason}, then a thread of its own waits until no build runs
+     * (doQuietDown block loop) and restarts, unless quiet-down was cancelled meanwhile ("Safe-restart mode cancelled").
+     * A second call while one waits adds nothing: Jenkins' second thread would die with the first one's restart.
+     */
+    void safeRestart(String reason) {
+        synchronized (lock) {
+            quietingDown = true;
+            quietDownReason = reason;
+            if (safeRestartPending) {
+                return;
+            }
+            safeRestartPending = true;
+        }
+        Thread waiting = new Thread(() -> {
+            try {
+                awaitQuiet(0);
+                boolean proceed;
+                synchronized (lock) {
+                    safeRestartPending = false;
+                    proceed = quietingDown && !closed;
+                }
+                if (proceed) {
+                    restart();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                throw new UncheckedIOException("the fixture could not listen again on " + boundAddress
+                        + " after its restart (another process took the port?)", e);
+            }
+        }, "jenkins-fixture-safe-restart");
+        waiting.setDaemon(true);
+        waiting.start();
+    }
+
+    // Jenkins#safeRestart's thread after the wait: HudsonIsRestarting, exec (port closed), HudsonIsLoading, ready.
+    private void restart() throws InterruptedException, IOException {
+        Duration restarting;
+        Duration down;
+        Duration booting;
+        synchronized (lock) {
+            bootState = BootState.RESTARTING;
+            restarting = restartingFor;
+            down = downFor;
+            booting = bootingFor;
+        }
+        Thread.sleep(restarting.toMillis());
+        HttpServer stopping = server;
+        stopping.stop(0);
+        boolean configureAtBoot;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            // What a new JVM does not have: quiet-down, running builds, HTTP sessions, connected agents.
+            quietingDown = false;
+            quietDownReason = null;
+            Arrays.fill(executors, null);
+            oneOffExecutors.clear();
+            connectedAgents.clear();
+            bootState = BootState.BOOTING;
+            bootFailure = null;
+            configureAtBoot = configuredAtBoot;
+            lock.notifyAll();
+        }
+        crumbIssuer.forgetSessions();
+        sessionHash = newSessionHash();
+        Thread.sleep(down.toMillis());
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            server = listen(boundAddress);
+        }
+        Thread.sleep(booting.toMillis());
+        Optional<String> bootFailed = configureAtBoot ? configureAtBoot() : Optional.empty();
+        synchronized (lock) {
+            if (bootFailed.isEmpty()) {
+                bootState = BootState.READY;
+            }
+            restarts++;
         }
     }
 

@@ -48,7 +48,7 @@ final class JenkinsRequestHandler implements HttpHandler {
 
     // Every route the switch in route(IncomingRequest) answers; a POST anywhere else is a webhook delivery.
     private static final Set<String> MODELLED_ROUTES = Set.of("/login", "/api/json", "/computer/api/json",
-            "/crumbIssuer/api/json", "/quietDown", "/cancelQuietDown", CASC + "/reload", CASC + "/check",
+            "/crumbIssuer/api/json", "/quietDown", "/cancelQuietDown", "/safeRestart", CASC + "/reload", CASC + "/check",
             CASC + "/apply", TOKEN_RELOAD, "/varroa/schedules", "/queue/api/json", "/varroa/activity",
             WebSocketAgentsRoute.PATH);
 
@@ -180,11 +180,9 @@ final class JenkinsRequestHandler implements HttpHandler {
             case "/api/json" -> api(request, jenkins.jenkinsApi());
             case "/computer/api/json" -> api(request, jenkins.computerSetApi());
             case "/crumbIssuer/api/json" -> crumbIssuerApi(request, caller);
-            case "/quietDown" -> requirePost(request, () -> quietDown(request));
-            case "/cancelQuietDown" -> requirePost(request, () -> {
-                jenkins.cancelQuietDown();
-                return redirect(jenkins.url().toString());
-            });
+            case "/quietDown" -> requirePost(request, () -> requireManage(request, caller, () -> quietDown(request)));
+            case "/cancelQuietDown" -> requirePost(request, () -> requireManage(request, caller, this::cancelQuietDown));
+            case "/safeRestart" -> requireManage(request, caller, () -> safeRestart(request));
             case CASC + "/reload" -> requirePost(request, () -> reload(request));
             case CASC + "/check" -> requirePost(request, () -> check(request));
             case CASC + "/apply" -> requirePost(request, () -> apply(request));
@@ -224,6 +222,51 @@ final class JenkinsRequestHandler implements HttpHandler {
                     .header("Allow", "POST");
         }
         return route.answer();
+    }
+
+    // Jenkins#checkPermission(MANAGE), answered by AccessDeniedHandlerImpl: 403, the AccessDeniedException3 headers
+    // (Overall/Manage is implied by Administer) and accessDenied.jelly with the exception's message.
+    private HttpReply requireManage(IncomingRequest request, Caller caller, Route route) throws InterruptedException {
+        if (caller == Caller.VERIFIED_BEARER && jenkins.bearerMayManage()) {
+            return route.answer();
+        }
+        String user = user(caller);
+        return layoutPage(request, 403, "Access Denied [Jenkins]", "<h1>Access Denied</h1><p class=\"error\">"
+                + escape(user) + " is missing the Overall/Manage permission</p>")
+                .header("X-You-Are-Authenticated-As", user)
+                .header("X-You-Are-In-Group-Disabled", "JENKINS-39402: use -Dhudson.security.AccessDeniedException2"
+                        + ".REPORT_GROUP_HEADERS=true or use /whoAmI to diagnose")
+                .header("X-Required-Permission", "hudson.model.Hudson.Manage")
+                .header("X-Permission-Implied-By", "hudson.model.Hudson.Administer");
+    }
+
+    // Jenkins#doCancelQuietDown returns HttpRedirect("."); a safe restart still waiting for builds is abandoned.
+    private HttpReply cancelQuietDown() {
+        jenkins.cancelQuietDown();
+        return redirect(jenkins.url().toString());
+    }
+
+    // Jenkins#doSafeRestart (not @RequirePOST): GET shows _safeRestart.jelly, "cancel" cancels quiet-down, POST
+    // verifies the lifecycle (RestartNotSupportedException reaches Stapler: the error page, 500) and queues the
+    // restart, answering HttpResponses.redirectToDot() at once; other methods only redirect.
+    private HttpReply safeRestart(IncomingRequest request) {
+        Optional<String> notSupported = jenkins.restartNotSupported();
+        if (request.method().equals("GET")) {
+            String main = notSupported.isPresent() ? "<p>Jenkins cannot restart itself as currently configured.</p>"
+                    : "<form method=\"post\" action=\"safeRestart\"><input name=\"message\"/>"
+                    + "<button type=\"submit\">Restart</button></form>";
+            return layoutPage(request, 200, "Safe restart [Jenkins]", "<h1>Safe restart</h1>" + main);
+        }
+        if (request.parameter("cancel") != null) {
+            return cancelQuietDown();
+        }
+        if (request.isPost()) {
+            if (notSupported.isPresent()) {
+                return oops(request);
+            }
+            jenkins.safeRestart(request.parameter("message"));
+        }
+        return redirect(jenkins.url().toString());
     }
 
     private HttpReply quietDown(IncomingRequest request) throws InterruptedException {
@@ -321,6 +364,16 @@ final class JenkinsRequestHandler implements HttpHandler {
     }
 
     private static HttpReply bootPage(JenkinsFixture.BootProblem problem) {
+        if (problem.restarting()) {
+            // hudson.util.HudsonIsRestarting#doDynamic and its index.jelly, for a safe restart
+            return HttpReply.of(503, HttpReply.HTML, "<!DOCTYPE html><html><head><title>Restarting Jenkins</title></head>"
+                    + "<body><h1>Jenkins is restarting</h1>"
+                    + "<p>Your browser will reload automatically when Jenkins is ready.</p>"
+                    + "<div><p><strong>Safe Restart</strong></p><p>Builds on agents can usually continue.</p></div>"
+                    + "</body></html>")
+                    .header("Expires", "0")
+                    .header("Cache-Control", "no-cache,no-store,must-revalidate");
+        }
         if (problem.failure() == null) {
             return HttpReply.of(503, HttpReply.HTML, "<!DOCTYPE html><html><head><title>Starting Jenkins</title></head>"
                     + "<body><h1>Jenkins is getting ready to work</h1>"

@@ -51,6 +51,11 @@ final class SessionCrumbIssuer {
         });
     }
 
+    /** A restarted Jenkins keeps no HTTP session (the salt, a persisted confidential key, stays). */
+    void forgetSessions() {
+        sessions.clear();
+    }
+
     String crumb(String user, IncomingRequest request, String session) {
         try {
             MessageDigest sha256 = MessageDigest.getInstance("SHA-256");

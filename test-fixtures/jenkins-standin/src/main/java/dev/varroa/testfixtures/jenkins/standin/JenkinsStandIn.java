@@ -18,6 +18,7 @@ import java.util.Optional;
  * the plugin core sending to the mite's loopback listener, and builds played through that core
  * ({@link StandInRoutes}). It boots as Jenkins does: every path answers 503 until the boot's configuration-as-code
  * apply is done; a broken configuration leaves it in the boot failure, as ConfigurationAsCodeBootFailure does.
+ * A safe restart (POST /safeRestart) runs as the fixture's, its boot applying configuration-as-code again.
  */
 public final class JenkinsStandIn implements AutoCloseable {
 
@@ -40,6 +41,7 @@ public final class JenkinsStandIn implements AutoCloseable {
         PlayedBuilds builds = null;
         try {
             jenkins.booting();
+            jenkins.restartTimings(settings.restartPhase(), settings.restartPhase(), settings.restartPhase());
             jenkins.headerOnEveryAnswer(StandInBanner.HEADER, StandInBanner.HEADER_VALUE);
             PlayedBuilds.log("event=jenkins_standin_starting stand_in=true url=" + jenkins.url() + " bind="
                     + settings.bindAddress() + " controller=" + settings.controller() + " jenkins_home="

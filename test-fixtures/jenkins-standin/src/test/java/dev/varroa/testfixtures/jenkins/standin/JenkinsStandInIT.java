@@ -185,6 +185,25 @@ class JenkinsStandInIT {
         assertThat(login.body()).contains("Jenkins failed to start", "no-such-folder");
     }
 
+    @Test
+    void safeRestartComesBackWithItsOwnRoutesAndAppliesTheCascFolderAgain() throws Exception {
+        String sessionBefore = standIn.jenkins().sessionHash();
+        HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(URI.create(standIn.url() + "safeRestart"))
+                .header("Authorization", "Bearer " + operator.token(AUDIENCE))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(accepted.statusCode()).isEqualTo(302);
+        await().atMost(DEADLINE).until(() -> standIn.jenkins().restarts() == 1);
+        HttpResponse<String> login = get("login", null);
+        HttpResponse<String> page = get("varroa-standin/", null);
+        assertThat(login.statusCode()).isEqualTo(200);
+        assertThat(login.headers().firstValue("X-Jenkins-Session")).isPresent().get().isNotEqualTo(sessionBefore);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue(StandInBanner.HEADER)).contains(StandInBanner.HEADER_VALUE);
+        assertThat(standIn.jenkins().appliedConfigurations()).extracting(applied -> applied.trigger())
+                .containsExactly("startup", "startup");
+    }
+
     private HttpResponse<String> get(String path, String bearer) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(standIn.url() + path)).GET();
         if (bearer != null) {
