@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The delivery step of a Controller pass: a bootstrap token for a mite that has no stream, the desired
- * state (JCasC and secret values) for one that has, pushed again for a new varroa.dev/reapply value. Says what status should report of the mite and
- * when the pass must look again because time, not an event, changes something.
+ * state (JCasC and secret values) for one that has, pushed again for a new varroa.dev/reapply value. Says
+ * what status should report of the mite and when the pass must look again because time, not an event,
+ * changes something.
  */
 final class ChannelDeliverer {
   /** How soon a pass looks again when the bus could not answer for bootstrap tokens. */
