@@ -1,6 +1,7 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Controller;
+import dev.varroa.api.v1alpha1.ControllerAnnotations;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.operator.apply.ObjectOwnership;
 import dev.varroa.operator.apply.OwnedObjectApplier;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The delivery step of a Controller pass: a bootstrap token for a mite that has no stream, the desired
- * state (JCasC and secret values) for one that has. Says what status should report of the mite and
- * when the pass must look again because time, not an event, changes something.
+ * state (JCasC and secret values) for one that has, pushed again for a new varroa.dev/reapply value. Says
+ * what status should report of the mite and when the pass must look again because time, not an event,
+ * changes something.
  */
 final class ChannelDeliverer {
   /** How soon a pass looks again when the bus could not answer for bootstrap tokens. */
@@ -73,8 +75,11 @@ final class ChannelDeliverer {
       ConfigMap casc = objects.stream().filter(o -> o instanceof ConfigMap
           && o.getMetadata().getName().equals(input.names().cascConfigMap())).map(ConfigMap.class::cast)
           .findFirst().orElseThrow();
+      Map<String, String> annotations = controller.getMetadata().getAnnotations();
       delivery.deliver(id, route.get(), new DesiredFiles(casc.getData(), secretFiles),
-          inputs.rendered().digest(), Duration.ofSeconds(inputs.resolved().commandDeadlineSeconds()));
+          inputs.rendered().digest(), Duration.ofSeconds(inputs.resolved().commandDeadlineSeconds()),
+          Optional.ofNullable(annotations == null ? null : annotations.get(ControllerAnnotations.REAPPLY)),
+          Optional.ofNullable(previous.lastApplyResult).map(r -> r.trigger));
     }
     return new Delivered(MiteObservations.of(route, delivery.lastResult(id), previous.miteStatus)
         .withLastCommand(channel.queue().lastFinished(id)), recheck, Optional.empty());

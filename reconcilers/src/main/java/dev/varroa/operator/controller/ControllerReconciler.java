@@ -65,8 +65,8 @@ import org.slf4j.LoggerFactory;
  * channel ({@link ChannelDeliverer}), and report status ({@link ControllerStatusAggregator}). Every input
  * is watched, so a change reaches its Controllers at once; no pass re-reads what an informer holds.
  */
-// ControllerUpdateFilter: varroa.dev/ annotations (confirm-home-move, backup-now, wake) start a pass though no
-// generation changes; a status patch does not
+// ControllerUpdateFilter: varroa.dev/ annotations (confirm-home-move, backup-now, wake, hibernate-now, reapply) start
+// a pass though no generation changes; a status patch does not
 @ControllerConfiguration(name = "controller", generationAwareEventProcessing = false,
     informer = @Informer(onUpdateFilter = ControllerUpdateFilter.class))
 public final class ControllerReconciler implements Reconciler<Controller>, Cleaner<Controller> {

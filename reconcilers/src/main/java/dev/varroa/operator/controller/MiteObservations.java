@@ -41,6 +41,7 @@ final class MiteObservations {
       result.message = p.succeeded() ? "applied" : p.result().getOutcome() + ": " + p.result().getMessage();
       result.bundleDigest = p.bundleDigest();
       result.appliedAt = p.finishedAt().toString();
+      result.trigger = p.trigger();
       return result;
     });
     return new ControllerStatusAggregator.MiteObservation(status, degraded, apply);

@@ -158,7 +158,9 @@ public final class Hibernator {
         previous.home != null && (previous.home.restore != null || previous.home.move != null),
         previous.backup != null && previous.backup.inProgress != null, previous.hibernation,
         Optional.ofNullable(annotations == null ? null : annotations.get(ControllerAnnotations.WAKE)), use,
-        Optional.ofNullable(lastSeenBusy.get(id.uid())), watchingSince, wakeRequests, deliveries, now);
+        Optional.ofNullable(lastSeenBusy.get(id.uid())), watchingSince, wakeRequests, deliveries, now,
+        Optional.ofNullable(annotations == null ? null : annotations.get(ControllerAnnotations.HIBERNATE_NOW))
+            .map(value -> new InactivityPolicy.HibernateRequest(id.namespace() + "/" + id.name(), value)));
     InactivityPolicy.Decision decision = InactivityPolicy.decide(in);
     Optional<Instant> retryTimers = Optional.empty();
     if (decision.state() == InactivityPolicy.State.READY_TO_PARK) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.protocol.bus.v1.MiteRoute;
+import dev.varroa.protocol.mite.v1.CommandResult;
 import dev.varroa.protocol.mite.v1.ObservedState;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -43,5 +44,18 @@ class MiteObservationsTest {
   void aDegradedStreamWithoutAReasonNamesItsGateway() {
     assertThat(MiteObservations.of(Optional.of(route(true)), Optional.empty(), null).degradedReason())
         .contains("gateway gateway-1 cannot use the bus for this stream");
+  }
+
+  @Test
+  void theApplyResultNamesTheReapplyValueItAnswers() {
+    MiteDelivery.Finished finished = new MiteDelivery.Finished("sha256:b1", CommandResult.newBuilder()
+        .setOutcome(CommandResult.Outcome.SUCCEEDED).setFinishedAtEpochMillis(1_767_225_600_000L).build(), "wave-3");
+
+    ControllerStatus.ApplyResult apply = MiteObservations.of(Optional.of(route(false)), Optional.of(finished), null)
+        .lastApply().orElseThrow();
+
+    assertThat(apply.trigger).isEqualTo("wave-3");
+    assertThat(apply.succeeded).isTrue();
+    assertThat(apply.bundleDigest).isEqualTo("sha256:b1");
   }
 }

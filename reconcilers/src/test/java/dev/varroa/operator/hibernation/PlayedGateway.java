@@ -26,8 +26,9 @@ import java.util.function.Function;
 
 /**
  * Plays a gateway on a real NATS where no mite runs: keeps its presence fresh, writes a controller's route with
- * the ObservedState a mite would report, and answers the commands the operator sends: desired state as applied,
- * replayed deliveries as Jenkins answered them (HTTP 200 unless told otherwise), recording each. Owns its connection.
+ * the ObservedState a mite would report, and answers the commands the operator sends: desired state as applied
+ * (answers held back while a test says so), replayed deliveries as Jenkins answered them (HTTP 200 unless told
+ * otherwise), recording each. Owns its connection.
  */
 public final class PlayedGateway implements AutoCloseable {
   public static final String ID = "gw-played";
@@ -37,6 +38,9 @@ public final class PlayedGateway implements AutoCloseable {
   private final ScheduledExecutorService beacon = Executors.newSingleThreadScheduledExecutor();
   private final Dispatcher dispatcher;
   private final List<ReplayDelivery> replayed = new CopyOnWriteArrayList<>();
+  private final List<GatewayCommand> desiredStates = new CopyOnWriteArrayList<>();
+  /** Answers to desired-state pushes held back, published by {@link #releaseDesiredStates}; null while not holding. */
+  private List<Runnable> heldAnswers;
   private final AtomicReference<Function<ReplayDelivery, CommandResult.Builder>> replayAnswer =
       new AtomicReference<>(d -> CommandResult.newBuilder().setOutcome(CommandResult.Outcome.SUCCEEDED)
           .setJenkinsStatus(200));
@@ -54,6 +58,20 @@ public final class PlayedGateway implements AutoCloseable {
         if (command.getCommand().hasReplayDelivery()) {
           replayed.add(command.getCommand().getReplayDelivery());
           result = replayAnswer.get().apply(command.getCommand().getReplayDelivery());
+        } else if (command.getCommand().hasDesiredState()) {
+          CommandResult answer = CommandResult.newBuilder().setOutcome(CommandResult.Outcome.SUCCEEDED)
+              .setCommandId(command.getCommand().getCommandId()).build();
+          Runnable reply = () -> nats.publish(message.getReplyTo(), answer.toBuilder()
+              .setFinishedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
+          synchronized (this) {
+            desiredStates.add(command);
+            if (heldAnswers != null) {
+              heldAnswers.add(reply);
+              return;
+            }
+          }
+          reply.run();
+          return;
         } else {
           result = CommandResult.newBuilder().setOutcome(CommandResult.Outcome.SUCCEEDED);
         }
@@ -90,6 +108,28 @@ public final class PlayedGateway implements AutoCloseable {
 
   public List<ReplayDelivery> replayed() {
     return replayed;
+  }
+
+  /** The desired-state pushes received, in order, for the controller routed as {@code namespace.name}. */
+  public List<dev.varroa.protocol.mite.v1.DesiredState> desiredStates(ControllerIdentity controller) {
+    return desiredStates.stream().filter(c -> c.getController().getNamespace().equals(controller.namespace())
+        && c.getController().getName().equals(controller.name()))
+        .map(c -> c.getCommand().getDesiredState()).toList();
+  }
+
+  /** From now on, desired-state pushes are recorded but not answered until {@link #releaseDesiredStates}. */
+  public synchronized void holdDesiredStates() {
+    heldAnswers = new java.util.ArrayList<>();
+  }
+
+  /** Answers the held pushes (applied) and answers the next ones at once again. */
+  public void releaseDesiredStates() {
+    List<Runnable> held;
+    synchronized (this) {
+      held = heldAnswers == null ? List.of() : heldAnswers;
+      heldAnswers = null;
+    }
+    held.forEach(Runnable::run);
   }
 
   /** How Jenkins answers replayed deliveries from now on. */
