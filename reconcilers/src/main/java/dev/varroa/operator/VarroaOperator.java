@@ -7,6 +7,7 @@ import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
+import dev.varroa.operator.brood.schedule.BroodScheduleReconciler;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
 import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.bundle.BundleComposers;
@@ -152,6 +153,8 @@ public final class VarroaOperator implements AutoCloseable {
             : new RecorderJobSchedules(channel::connection, activity.cluster(), RecorderJobSchedules.ANSWER_WAIT));
     operator.register(controllers);
     operator.register(new UpdateCenterReconciler(settings.updateCenters(), clock));
+    // BroodSchedules create BroodOperations at their times (docs/brood-schedules.md)
+    operator.register(new BroodScheduleReconciler(clock));
   }
 
   public void start() {
