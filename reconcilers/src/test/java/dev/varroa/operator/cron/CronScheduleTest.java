@@ -89,6 +89,10 @@ class CronScheduleTest {
   void acceptsTheAliasesAndRefusesWhatIsNotASchedule() {
     assertThat(CronSchedule.parse("@daily").nextAfter(Instant.parse("2026-07-10T12:00:00Z"), BERLIN))
         .contains(Instant.parse("2026-07-10T22:00:00Z"));
+    Instant saturday = Instant.parse("2026-06-06T12:00:00Z");
+    assertThat(CronSchedule.parse("0 4 * * 7").nextAfter(saturday, BERLIN))
+        .as("7 is Sunday, as 0 is").isEqualTo(CronSchedule.parse("0 4 * * 0").nextAfter(saturday, BERLIN))
+        .contains(Instant.parse("2026-06-07T02:00:00Z"));
     assertThatThrownBy(() -> CronSchedule.parse("@fortnightly")).isInstanceOf(CronSchedule.InvalidCron.class)
         .hasMessageContaining("@daily");
     assertThatThrownBy(() -> CronSchedule.parse("0 2 * *")).isInstanceOf(CronSchedule.InvalidCron.class);
