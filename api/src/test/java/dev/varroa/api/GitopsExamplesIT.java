@@ -39,7 +39,8 @@ class GitopsExamplesIT {
     List<HasMetadata> examples = examples(client);
     assertThat(examples).extracting(HasMetadata::getKind)
         .contains("Namespace", "ProvisioningDefaults", "ControllerClass", "JenkinsVersionProfile", "CatalogSource",
-            "ComposedBundle", "PodTemplate", "Controller", "Application", "GitRepository", "Kustomization");
+            "ComposedBundle", "PodTemplate", "Controller", "BroodSchedule", "BroodOperation", "Application",
+            "GitRepository", "Kustomization");
 
     for (HasMetadata example : examples) {
       ensureNamespace(client, example.getMetadata().getNamespace());

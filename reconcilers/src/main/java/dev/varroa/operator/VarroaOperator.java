@@ -7,6 +7,7 @@ import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
+import dev.varroa.operator.brood.schedule.BroodScheduleReconciler;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
 import dev.varroa.operator.brood.BroodOperationReconciler;
 import dev.varroa.operator.brood.BroodTargetResponder;
@@ -167,6 +168,8 @@ public final class VarroaOperator implements AutoCloseable {
     this.broodOperations = new BroodOperationReconciler(clock, activity::cluster,
         () -> controllerCache().getStore().list(), broodSteps);
     operator.register(broodOperations);
+    // BroodSchedules create BroodOperations at their times (docs/brood-schedules.md)
+    operator.register(new BroodScheduleReconciler(clock));
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.varroa.api.v1alpha1.BroodOperationStatus;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.testfixtures.ProjectLayout;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -45,7 +46,8 @@ class ArgoHealthChecksTest {
   private static final Path GROUP = HEALTH.resolve("varroa.dev");
   private static final Path CM_PATCH = HEALTH.resolve("argocd-cm-patch.yaml");
   private static final String CM_KEY_PREFIX = "resource.customizations.health.varroa.dev_";
-  private static final Map<String, Integer> MINIMUM_CASES = Map.of("Controller", 12, "ComposedBundle", 6);
+  private static final Map<String, Integer> MINIMUM_CASES = Map.of("Controller", 12, "ComposedBundle", 6, "BroodOperation", 10,
+      "BroodSchedule", 7);
   /** What Argo CD accepts in hs.status; anything else it turns into Unknown. */
   private static final Set<String> ARGO_STATUSES =
       Set.of("Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown");
@@ -75,7 +77,7 @@ class ArgoHealthChecksTest {
   }
 
   @Test
-  void bothKindsHaveAHealthCheckWithEnoughCases() {
+  void everyKindHasAHealthCheckWithEnoughCases() {
     assertThat(kinds()).containsExactlyInAnyOrderElementsOf(MINIMUM_CASES.keySet());
     MINIMUM_CASES.forEach((kind, minimum) ->
         assertThat(cases(kind)).as("%s cases", kind).hasSizeGreaterThanOrEqualTo(minimum));
@@ -103,6 +105,21 @@ class ArgoHealthChecksTest {
         .map(status -> ((Map<?, ?>) status).get("phase"))
         .collect(Collectors.toSet());
     assertThat(phases).containsAll(Arrays.stream(ControllerStatus.Phase.values()).map(Enum::name).toList());
+  }
+
+  @Test
+  void broodOperationCasesCoverEveryPhaseOfTheModel() {
+    assertThat(phasesOfCases("BroodOperation"))
+        .containsAll(Arrays.stream(BroodOperationStatus.Phase.values()).map(Enum::name).toList());
+  }
+
+  private static Set<Object> phasesOfCases(String kind) {
+    Path folder = GROUP.resolve(kind);
+    return cases(kind).stream()
+        .map(c -> yaml(folder.resolve(c.inputPath())).get("status"))
+        .filter(Map.class::isInstance)
+        .map(status -> ((Map<?, ?>) status).get("phase"))
+        .collect(Collectors.toSet());
   }
 
   @ParameterizedTest(name = "{0}")

@@ -185,8 +185,7 @@ class BroodOperationIT {
     controller(core, "ci", "sel-b", Map.of("tier", "gold"), ControllerStatus.Phase.Hibernated);
     controller(core, "qa", "sel-c", Map.of("tier", "tin"), ControllerStatus.Phase.Connected);
     controller(member, "ci", "sel-d", Map.of("tier", "gold"), ControllerStatus.Phase.Connected);
-    await().atMost(DEADLINE).until(() -> memberControllers.getStore().getByKey("ci/sel-d") != null
-        && coreControllers.getStore().getByKey("qa/sel-c") != null);
+    await().atMost(DEADLINE).until(() -> cached(memberControllers, "ci/sel-d") && cached(coreControllers, "qa/sel-c"));
     apply("""
         metadata: {name: dry}
         spec:
@@ -394,6 +393,12 @@ class BroodOperationIT {
     memberJenkins.running("qa", "quiet-m", 0);
     startMemberTargets();
     awaitStatus(op("silent"), s -> s.phase == BroodOperationStatus.Phase.Succeeded);
+  }
+
+  /** The cache the selection reads holds this Controller with the phase the test wrote. */
+  private static boolean cached(SharedIndexInformer<Controller> cache, String key) {
+    Controller controller = cache.getStore().getByKey(key);
+    return controller != null && controller.getStatus() != null && controller.getStatus().phase != null;
   }
 
   private void apply(String yaml) {

@@ -1,0 +1,35 @@
+package dev.varroa.operator.brood.schedule;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock standing still at the instant the test last set: a night across a daylight-saving change in seconds. */
+final class SettableClock extends Clock {
+  private final AtomicReference<Instant> now;
+
+  SettableClock(Instant start) {
+    this.now = new AtomicReference<>(start);
+  }
+
+  void set(Instant instant) {
+    now.set(instant);
+  }
+
+  @Override
+  public Instant instant() {
+    return now.get();
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+}
