@@ -89,10 +89,7 @@ class BroodOperationIT {
     }
     nats = NATS.server().connect();
     BusTopology.ensureClusters(nats);
-    for (String cluster : List.of(CORE, MEMBER)) {
-      nats.keyValue(BusNames.CLUSTERS_BUCKET).put(cluster, ClusterPresence.newBuilder().setName(cluster)
-          .setRole(cluster.equals(CORE) ? "core" : "member").build().toByteArray());
-    }
+    register();
     coreControllers = core.resources(Controller.class).inAnyNamespace().inform();
     memberControllers = member.resources(Controller.class).inAnyNamespace().inform();
     memberRows = new ControllerListResponder(nats, MEMBER, memberControllers.getStore()::list);
@@ -401,7 +398,20 @@ class BroodOperationIT {
     return controller != null && controller.getStatus() != null && controller.getStatus().phase != null;
   }
 
+  /** Both clusters in the registry, as their beacons keep them (entries expire after 30 s unless refreshed). */
+  private void register() throws Exception {
+    for (String cluster : List.of(CORE, MEMBER)) {
+      nats.keyValue(BusNames.CLUSTERS_BUCKET).put(cluster, ClusterPresence.newBuilder().setName(cluster)
+          .setRole(cluster.equals(CORE) ? "core" : "member").build().toByteArray());
+    }
+  }
+
   private void apply(String yaml) {
+    try {
+      register();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
     BroodOperation operation = YAML.unmarshal("apiVersion: varroa.dev/v1alpha1\nkind: BroodOperation\n" + yaml,
         BroodOperation.class);
     operation.getMetadata().setNamespace(OPS);
