@@ -92,6 +92,11 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
       again = Optional.empty();
     } else {
       again = run(operation, status, now);
+      if (!digest.equals(status.planDigest)) {
+        // targets or steps changed under way: that plan runs once this one ended
+        status.message = status.message + "; spec.targets or spec.steps changed: the new plan runs after this run";
+        again = Optional.of(again.orElse(IN_FLIGHT_PASS));
+      }
     }
     status.observedGeneration = operation.getMetadata().getGeneration();
     status.counts = BroodProgress.counts(status.targets);
@@ -205,7 +210,7 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
   /** One pass of a run under way. */
   private Optional<Duration> run(BroodOperation operation, BroodOperationStatus status, Instant now) {
     BroodOperationSpec spec = operation.getSpec();
-    OperationContext op = OperationContext.of(cluster.get(), operation, status.planDigest);
+    OperationContext op = OperationContext.of(cluster.get(), operation, status.planDigest, status.steps);
     boolean cancel = Boolean.TRUE.equals(spec.cancel);
     advance(op, status.targets, cancel, now);
     if (cancel) {
@@ -222,7 +227,7 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
         target.phase = TargetPhase.Running;
         target.step = 0;
         target.startedAt = now.toString();
-        target.message = "starting " + spec.steps.get(0).type;
+        target.message = "starting " + op.steps().get(0).type;
       }
     }
     if (BroodProgress.over(spec, status.targets)) {

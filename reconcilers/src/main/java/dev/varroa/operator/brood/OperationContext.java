@@ -18,14 +18,29 @@ public record OperationContext(String holdingCluster, String namespace, String n
   /** Any new value resumes the targets waiting in a pause step (docs/brood-operations.md). */
   public static final String RESUME_ANNOTATION = "varroa.dev/resume";
 
-  public static OperationContext of(String holdingCluster, BroodOperation operation, String planDigest) {
+  /**
+   * @param runSteps the step types of the run under way (status.steps): when the spec's steps changed since it
+   *     started, the run goes on with its own, keeping a timeout or note the spec still gives at the same place
+   */
+  public static OperationContext of(String holdingCluster, BroodOperation operation, String planDigest,
+      List<String> runSteps) {
     BroodOperationSpec spec = operation.getSpec();
+    List<BroodOperationSpec.Step> steps = new java.util.ArrayList<>();
+    for (int i = 0; i < runSteps.size(); i++) {
+      if (i < spec.steps.size() && spec.steps.get(i).type.equals(runSteps.get(i))) {
+        steps.add(spec.steps.get(i));
+      } else {
+        BroodOperationSpec.Step step = new BroodOperationSpec.Step();
+        step.type = runSteps.get(i);
+        steps.add(step);
+      }
+    }
     BroodOperationSpec.Strategy strategy = spec.strategy == null ? new BroodOperationSpec.Strategy() : spec.strategy;
     Map<String, String> annotations = operation.getMetadata().getAnnotations();
     String digest = planDigest.substring(planDigest.indexOf(':') + 1);
     return new OperationContext(holdingCluster, operation.getMetadata().getNamespace(),
         operation.getMetadata().getName(), operation.getMetadata().getUid() + "-" + digest.substring(0, 12),
-        List.copyOf(spec.steps),
+        List.copyOf(steps),
         strategy.stepTimeoutSeconds == null ? BroodOperationSpec.DEFAULT_STEP_TIMEOUT_SECONDS : strategy.stepTimeoutSeconds,
         strategy.drainTimeoutSeconds == null ? BroodOperationSpec.DEFAULT_DRAIN_TIMEOUT_SECONDS
             : strategy.drainTimeoutSeconds,
