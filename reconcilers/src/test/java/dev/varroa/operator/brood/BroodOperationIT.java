@@ -398,6 +398,101 @@ class BroodOperationIT {
     return controller != null && controller.getStatus() != null && controller.getStatus().phase != null;
   }
 
+  @Test
+  void theStepsTheControllerReconcilerAnswersWaitForItsAnswerEachInTurn() throws Exception {
+    controller(core, "ci", "steps", Map.of("steps", "x"), ControllerStatus.Phase.Connected);
+    Controller created = core.resources(Controller.class).inNamespace("ci").withName("steps").get();
+    created.getStatus().statefulSetName = "steps-0a1b2c3d";
+    core.resource(created).updateStatus();
+    core.pods().inNamespace("ci").resource(jenkinsPod("steps-0a1b2c3d-0")).create();
+    java.util.concurrent.ScheduledExecutorService player = java.util.concurrent.Executors
+        .newSingleThreadScheduledExecutor();
+    // the Controller reconciler's and the kubelet's part: each annotation answered as they would
+    player.scheduleWithFixedDelay(() -> answerAnnotations("ci", "steps"), 200, 200,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+    try {
+      apply("""
+          metadata: {name: steps}
+          spec:
+            targets: {selector: {matchLabels: {steps: x}}}
+            steps: [{type: backup}, {type: reapplyConfiguration}, {type: reprovision}, {type: hibernate}, {type: wake}]
+          """);
+      BroodOperationStatus done = awaitStatus(op("steps"), s -> s.phase == BroodOperationStatus.Phase.Succeeded);
+      assertThat(done.targets.get(0).steps).extracting(r -> r.type + ": " + r.message).containsExactly(
+          "backup: snapshot steps-snap is ready",
+          "reapplyConfiguration: desired state sha256:played applied",
+          "reprovision: pod steps-0a1b2c3d-0 replaced, Controller Connected",
+          "hibernate: Controller is Hibernated",
+          "wake: Controller is Connected");
+      Map<String, String> annotations = core.resources(Controller.class).inNamespace("ci").withName("steps").get()
+          .getMetadata().getAnnotations();
+      assertThat(annotations).containsKeys("varroa.dev/backup-now", "varroa.dev/reapply", "varroa.dev/hibernate-now",
+          "varroa.dev/wake");
+    } finally {
+      player.shutdownNow();
+    }
+  }
+
+  private void answerAnnotations(String namespace, String name) {
+    try {
+      Controller c = core.resources(Controller.class).inNamespace(namespace).withName(name).get();
+      Map<String, String> a = c.getMetadata().getAnnotations() == null ? Map.of() : c.getMetadata().getAnnotations();
+      ControllerStatus status = c.getStatus();
+      String now = java.time.Instant.now().toString();
+      boolean changed = false;
+      String backup = a.get("varroa.dev/backup-now");
+      if (backup != null && (status.backup == null || !backup.equals(status.backup.lastOnDemandRequest))) {
+        status.backup = new dev.varroa.api.v1alpha1.BackupStatus();
+        status.backup.lastOnDemandRequest = backup;
+        status.backup.lastSuccessfulAt = now;
+        status.backup.lastSuccessfulSnapshot = name + "-snap";
+        changed = true;
+      }
+      String reapply = a.get("varroa.dev/reapply");
+      if (reapply != null && (status.lastApplyResult == null || !reapply.equals(status.lastApplyResult.trigger))) {
+        status.lastApplyResult = new ControllerStatus.ApplyResult();
+        status.lastApplyResult.succeeded = true;
+        status.lastApplyResult.trigger = reapply;
+        status.lastApplyResult.bundleDigest = "sha256:played";
+        changed = true;
+      }
+      String pod = status.statefulSetName + "-0";
+      if (core.pods().inNamespace(namespace).withName(pod).get() == null) {
+        core.pods().inNamespace(namespace).resource(jenkinsPod(pod)).create();
+        status.miteStatus = new ControllerStatus.MiteStatus();
+        status.miteStatus.connected = true;
+        status.miteStatus.connectedAt = java.time.Instant.now().plusSeconds(1).toString();
+        changed = true;
+      }
+      String park = a.get("varroa.dev/hibernate-now");
+      if (park != null && (status.hibernation == null || !park.equals(status.hibernation.lastHibernateRequest))) {
+        status.hibernation = new dev.varroa.api.v1alpha1.HibernationStatus();
+        status.hibernation.lastHibernateRequest = park;
+        status.hibernation.lastHibernateOutcome = "Parked";
+        status.hibernation.lastWakeRequest = a.get("varroa.dev/wake");
+        status.phase = ControllerStatus.Phase.Hibernated;
+        changed = true;
+      }
+      String wake = a.get("varroa.dev/wake");
+      if (wake != null && status.phase == ControllerStatus.Phase.Hibernated
+          && !wake.equals(status.hibernation.lastWakeRequest)) {
+        status.hibernation.lastWakeRequest = wake;
+        status.phase = ControllerStatus.Phase.Connected;
+        changed = true;
+      }
+      if (changed) {
+        core.resource(c).updateStatus();
+      }
+    } catch (RuntimeException e) {
+      // a conflict with the engine's annotation patch: the next round answers
+    }
+  }
+
+  private static io.fabric8.kubernetes.api.model.Pod jenkinsPod(String name) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().addNewContainer().withName("jenkins").withImage("jenkins").endContainer().endSpec().build();
+  }
+
   /** Both clusters in the registry, as their beacons keep them (entries expire after 30 s unless refreshed). */
   private void register() throws Exception {
     for (String cluster : List.of(CORE, MEMBER)) {
