@@ -29,8 +29,8 @@ import picocli.CommandLine.Command;
     versionProvider = Varroactl.Version.class,
     description = "Render, diff and explain Varroa bundles, and render controllers, offline, exactly as the operator does;"
         + " carry plugins into an air-gapped update center; log in and read clusters, controllers, activity, logs"
-        + " and search through the Varroa BFF; drain a member cluster (docs/actions.md); list, create, pause, resume and"
-        + " cancel brood operations and show brood schedules (docs/brood-operations.md).",
+        + " and search through the Varroa BFF; drain a member cluster (docs/actions.md); list, create, pause, resume"
+        + " and cancel brood operations and show brood schedules (docs/brood-operations.md).",
     subcommands = {BundleCommand.class, RenderCommand.class, UpdateCenterCommand.class, LoginCommand.class,
         GetCommand.class, LogsCommand.class, SearchCommand.class, DrainCommand.class, BroodOperationCommand.class,
         BroodScheduleCommand.class, CommandLine.HelpCommand.class})

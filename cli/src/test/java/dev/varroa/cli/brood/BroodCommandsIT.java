@@ -207,7 +207,7 @@ class BroodCommandsIT {
 
     VarroactlRun denied = varroactl("dave", "broodop", "cancel", "cli-wave");
     assertThat(denied.exitCode()).isEqualTo(1);
-    assertThat(denied.err()).contains("missing permission update broodoperations (cluster eu-1, namespace team-a)");
+    assertThat(denied.err()).contains("missing permission: update broodoperations (cluster eu-1, namespace team-a)");
     assertThat(operation("cli-wave").getSpec().cancel).isNull();
 
     assertThat(varroactl("alice", "broodop", "cancel", "cli-wave").exitCode()).isZero();
