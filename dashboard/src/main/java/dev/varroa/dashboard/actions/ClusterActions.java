@@ -115,7 +115,7 @@ public final class ClusterActions {
     ActionResult result = send(action);
     Map<String, Object> answer = body(action, result);
     if (ClusterActionOutcome.REFUSED.equals(result.getOutcome())) {
-      if (result.getMessage().contains("does not exist in cluster")) {
+      if (result.getNotFound()) {
         throw ActionRefused.notFound(result.getMessage(), answer);
       }
       throw ActionRefused.conflict(result.getMessage(), answer);

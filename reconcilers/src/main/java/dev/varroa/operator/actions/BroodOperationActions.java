@@ -180,7 +180,7 @@ public final class BroodOperationActions {
 
   private ActionResult.Builder missing(ActionRequest request) {
     return refused(request, "BroodOperation " + request.getNamespace() + "/" + request.getName() + " does not exist in"
-        + " cluster " + cluster + "; varroactl broodop list lists the operations");
+        + " cluster " + cluster + "; varroactl broodop list lists the operations").setNotFound(true);
   }
 
   private static String apiMessage(KubernetesClientException e) {
