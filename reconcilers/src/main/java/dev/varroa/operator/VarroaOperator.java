@@ -3,18 +3,20 @@ package dev.varroa.operator;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.access.AccessPolicyPublisher;
 import dev.varroa.operator.actions.ActionLedger;
+import dev.varroa.operator.actions.BroodOperationActions;
 import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
+import dev.varroa.operator.bffresponders.BroodListResponder;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
-import dev.varroa.operator.brood.schedule.BroodScheduleReconciler;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
+import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.brood.BroodOperationReconciler;
 import dev.varroa.operator.brood.BroodTargetResponder;
 import dev.varroa.operator.brood.JenkinsOfController;
 import dev.varroa.operator.brood.RemoteClusters;
 import dev.varroa.operator.brood.TargetStepExecutor;
-import dev.varroa.operator.bffresponders.ManifestCheckResponder;
+import dev.varroa.operator.brood.schedule.BroodScheduleReconciler;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
@@ -99,6 +101,7 @@ public final class VarroaOperator implements AutoCloseable {
   private SharedIndexInformer<Controller> controllerCache;
   private final Object controllerCacheLock = new Object();
   private ControllerListResponder controllerRows;
+  private BroodListResponder broodRows;
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
   private ManifestCheckResponder manifestChecks;
@@ -212,6 +215,8 @@ public final class VarroaOperator implements AutoCloseable {
   public synchronized void registerCluster(String cluster, ClusterRole role, Supplier<Connection> bus) {
     controllerRows = new ControllerListResponder(bus.get(), cluster, controllerCache().getStore()::list);
     controllerRows.start();
+    broodRows = BroodListResponder.informing(client, bus.get(), cluster);
+    broodRows.start();
     controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
     manifestChecks = new ManifestCheckResponder(bus.get(), cluster, new ManifestCheck(ControllerSchema.load()),
@@ -236,7 +241,8 @@ public final class VarroaOperator implements AutoCloseable {
       // the core is never drained: no step needs to read its ledger
       clusterDrain.start();
     }
-    clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity);
+    clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity,
+        new BroodOperationActions(client, cluster));
     clusterActions.start();
     // every cluster runs the targets the core's brood operations hand it; only the core reaches the others
     broodTargets = new BroodTargetResponder(bus.get(), cluster, broodSteps);
@@ -329,6 +335,9 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (controllerRows != null) {
         controllerRows.close();
+      }
+      if (broodRows != null) {
+        broodRows.close();
       }
       if (controllerDetails != null) {
         controllerDetails.close();

@@ -57,6 +57,26 @@ class GrantsTest {
   }
 
   @Test
+  void aBroodOperationIsDecidedOnItsNamespaceAndNotByControllerScopedRules() {
+    Permission list = Permission.of("list", "broodoperations");
+    Target teamA = Target.namespaced("eu-1", "team-a");
+    Target teamB = Target.namespaced("eu-2", "team-b");
+    assertThat(Grants.of(new Caller("alice", List.of("sre")), POLICY).allows(list, teamA)).isTrue();
+    assertThat(Grants.of(new Caller("bob", List.of()), POLICY).allows(list, teamB)).isTrue();
+    assertThat(Grants.of(new Caller("bob", List.of()), POLICY).allows(list, teamA))
+        .as("bob's binding is narrowed to team-b").isFalse();
+    assertThat(Grants.of(new Caller("carol", List.of()), POLICY).allows(Permission.of("list", "broodoperations"),
+        teamA)).as("carol's role names controllers only").isFalse();
+    AccessPolicy byLabel = AccessPolicy.newBuilder()
+        .addRoles(role("prod-ops", AccessRule.newBuilder().addVerbs("all").addResources("*")
+            .putControllerLabels("tier", "prod")))
+        .addBindings(binding("dan-prod", "prod-ops", "User", "dan")).build();
+    assertThat(Grants.of(new Caller("dan", List.of()), byLabel).allows(Permission.of("update", "broodoperations"),
+        teamA)).as("a rule scoped to Controllers by label does not reach an operation").isFalse();
+    assertThat(teamA.describe()).isEqualTo("namespace team-a in cluster eu-1");
+  }
+
+  @Test
   void aGroupBindingCoversEveryMember() {
     Grants grants = Grants.of(new Caller("alice", List.of("sre")), POLICY);
     assertThat(grants.bindings()).containsExactly("sre-everything");
