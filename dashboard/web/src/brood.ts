@@ -88,7 +88,7 @@ export function parseOperationsFilter(search: string): OperationsFilter {
 
 export function filterOperations(rows: BroodOperationRow[], filter: OperationsFilter): BroodOperationRow[] {
   return rows.filter(
-    (row) => (!filter.cluster || row.cluster === filter.cluster) && (!filter.phase || (row.phase ?? 'Pending') === filter.phase),
+    (row) => (!filter.cluster || row.cluster === filter.cluster) && (!filter.phase || (row.phase || 'Pending') === filter.phase),
   );
 }
 
@@ -116,7 +116,7 @@ export function pausedNote(target: BroodTargetStatus, operation: BroodOperationO
 
 /** The varroactl command that resumes, pauses or cancels the operation, to copy: the dashboard only reads. */
 export function operationCommands(cluster: string, namespace: string, name: string, operation: BroodOperationObject): string[] {
-  const phase = operation.status?.phase ?? 'Pending';
+  const phase = operation.status?.phase || 'Pending';
   const where = `${name} --cluster ${cluster} -n ${namespace}`;
   if (['Succeeded', 'Failed', 'Cancelled'].includes(phase) || operation.spec?.cancel) return [];
   const paused = phase === 'Paused' || operation.spec?.suspend === true;
@@ -140,7 +140,7 @@ export function elapsedMillis(item: { startedAt?: string | null; completedAt?: s
 
 /** Targets filtered by phase (the detail page's ?phase=), in the order they run. */
 export function filterTargets(targets: BroodTargetStatus[], phase: string): BroodTargetStatus[] {
-  return phase ? targets.filter((target) => (target.phase ?? 'Pending') === phase) : targets;
+  return phase ? targets.filter((target) => (target.phase || 'Pending') === phase) : targets;
 }
 
 /** How many targets are in each phase, for the detail page's phase chips (only phases with targets). */
@@ -148,7 +148,7 @@ export function targetPhaseCounts(targets: BroodTargetStatus[]): [string, number
   const order = ['Running', 'Paused', 'Failed', 'Unknown', 'Pending', 'Succeeded', 'Cancelled'];
   const counts = new Map<string, number>();
   for (const target of targets) {
-    const phase = target.phase ?? 'Pending';
+    const phase = target.phase || 'Pending';
     counts.set(phase, (counts.get(phase) ?? 0) + 1);
   }
   const rank = (phase: string) => (order.includes(phase) ? order.indexOf(phase) : order.length);
@@ -156,7 +156,7 @@ export function targetPhaseCounts(targets: BroodTargetStatus[]): [string, number
 }
 
 export function stepResultClass(result: BroodStepResult): string {
-  return `step-${(result.phase ?? 'pending').toLowerCase()}`;
+  return `step-${(result.phase || 'pending').toLowerCase()}`;
 }
 
 /**

@@ -279,5 +279,7 @@ export interface JobScheduleRow {
 export interface BroodScheduleList {
   schedules: BroodScheduleRow[];
   jobSchedules: JobScheduleRow[];
+  /** False when the BFF runs without the record store: job schedules are not known then. */
+  recordStore?: boolean;
   clusters: ClusterListStatus[];
 }

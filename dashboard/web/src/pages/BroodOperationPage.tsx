@@ -92,7 +92,7 @@ function RunCard({ operation, now }: { operation: BroodOperationObject; now: num
       <h2 id="h-run">Run</h2>
       <dl>
         <Field label="Phase">
-          <PhaseBadge phase={status.phase ?? 'Pending'} />
+          <PhaseBadge phase={status.phase || 'Pending'} />
           {spec.suspend && status.phase !== 'Paused' ? <span class="tag">pause requested</span> : null}
           {spec.cancel && status.phase !== 'Cancelled' ? <span class="tag">cancel requested</span> : null}
         </Field>
@@ -127,7 +127,7 @@ function StepResults({ target, now }: { target: BroodTargetStatus; now: number }
         const took = elapsedMillis(result, now);
         return (
           <li key={index} class={stepResultClass(result)} data-step={result.type}>
-            <span class="step-type">{result.type}</span> <span class="step-phase">{result.phase ?? 'Pending'}</span>
+            <span class="step-type">{result.type}</span> <span class="step-phase">{result.phase || 'Pending'}</span>
             {result.startedAt ? (
               <span class="muted">
                 {' '}
@@ -155,7 +155,7 @@ function TargetRow({ target, operation, types, now }: { target: BroodTargetStatu
         </div>
       </td>
       <td>
-        <PhaseBadge phase={target.phase ?? 'Pending'} />
+        <PhaseBadge phase={target.phase || 'Pending'} />
         {target.phase === 'Unknown' ? <div class="muted">its cluster does not answer</div> : null}
       </td>
       <td class="current-step">{currentStepLabel(target, types) || <span class="muted">—</span>}</td>
@@ -206,7 +206,7 @@ export function BroodOperationPage({ cluster, namespace, name, search }: Props) 
       <PageHeading title={name}>
         {operation ? (
           <>
-            <PhaseBadge phase={status.phase ?? 'Pending'} />
+            <PhaseBadge phase={status.phase || 'Pending'} />
             {status.dryRun || operation.spec?.dryRun ? <span class="tag">dry run</span> : null}
           </>
         ) : null}

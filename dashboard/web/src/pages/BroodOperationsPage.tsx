@@ -92,7 +92,7 @@ export function BroodOperationsPage({ search }: { search: string }) {
                   <td>{row.cluster}</td>
                   <td>{row.namespace}</td>
                   <td>
-                    <PhaseBadge phase={row.phase ?? 'Pending'} />
+                    <PhaseBadge phase={row.phase || 'Pending'} />
                     {row.message ? <div class="row-message muted">{row.message}</div> : null}
                   </td>
                   <td class="progress-cell">

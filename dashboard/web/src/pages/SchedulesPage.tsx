@@ -143,8 +143,12 @@ export function SchedulesPage() {
                   )),
                 )}
               </DataTable>
+            ) : list.recordStore === false ? (
+              <Empty>
+                This dashboard runs without the record store, which keeps the job schedules the Varroa plugin reports.
+              </Empty>
             ) : (
-              <Empty>No job with a timer trigger has been reported by any controller.</Empty>
+              <Empty>No job with a timer trigger has been reported by a controller you may see.</Empty>
             )}
           </section>
         </>
