@@ -3,10 +3,12 @@ package dev.varroa.operator;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.access.AccessPolicyPublisher;
 import dev.varroa.operator.actions.ActionLedger;
+import dev.varroa.operator.actions.BroodOperationActions;
 import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
+import dev.varroa.operator.bffresponders.BroodListResponder;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
 import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.bundle.BundleComposers;
@@ -92,6 +94,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final Clock clock;
   private SharedIndexInformer<Controller> controllerCache;
   private ControllerListResponder controllerRows;
+  private BroodListResponder broodRows;
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
   private ManifestCheckResponder manifestChecks;
@@ -181,6 +184,8 @@ public final class VarroaOperator implements AutoCloseable {
     controllerCache = client.resources(Controller.class).inAnyNamespace().inform();
     controllerRows = new ControllerListResponder(bus.get(), cluster, controllerCache.getStore()::list);
     controllerRows.start();
+    broodRows = BroodListResponder.informing(client, bus.get(), cluster);
+    broodRows.start();
     controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
     manifestChecks = new ManifestCheckResponder(bus.get(), cluster, new ManifestCheck(ControllerSchema.load()),
@@ -205,7 +210,8 @@ public final class VarroaOperator implements AutoCloseable {
       // the core is never drained: no step needs to read its ledger
       clusterDrain.start();
     }
-    clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity);
+    clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity,
+        new BroodOperationActions(client, cluster));
     clusterActions.start();
   }
 
@@ -289,6 +295,9 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (controllerRows != null) {
         controllerRows.close();
+      }
+      if (broodRows != null) {
+        broodRows.close();
       }
       if (controllerDetails != null) {
         controllerDetails.close();

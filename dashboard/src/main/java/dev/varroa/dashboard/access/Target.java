@@ -15,6 +15,11 @@ public record Target(String cluster, String namespace, String controller, Map<St
     return new Target(cluster, "", "", Map.of());
   }
 
+  /** An object in a namespace that is not a Controller (a BroodOperation): rules naming Controllers do not cover it. */
+  public static Target namespaced(String cluster, String namespace) {
+    return new Target(cluster, namespace, "", Map.of());
+  }
+
   public static Target controller(String cluster, String namespace, String controller, Map<String, String> labels) {
     return new Target(cluster, namespace, controller, labels);
   }
@@ -26,6 +31,9 @@ public record Target(String cluster, String namespace, String controller, Map<St
   public String describe() {
     if (global()) {
       return "cluster " + cluster;
+    }
+    if (controller.isEmpty()) {
+      return "namespace " + namespace + " in cluster " + cluster;
     }
     return "controller " + namespace + "/" + controller + " in cluster " + cluster;
   }

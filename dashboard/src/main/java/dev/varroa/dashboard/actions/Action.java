@@ -10,9 +10,16 @@ import java.util.regex.Pattern;
  * answered with the first result and runs nothing), a verb, a target, and who asked. A preview says what the action
  * would do and runs nothing.
  */
-public record Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview) {
+public record Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview,
+    String manifest) {
 
   private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(
+      "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+  public Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview) {
+    this(requestId, verb, target, caller, preview, "");
+  }
 
   /** Reads a POST /actions body; every bad field is refused with its name and the fix. */
   public static Action parse(JsonNode body, Caller caller) throws ActionRefused {
@@ -41,7 +48,33 @@ public record Action(String requestId, ActionVerb verb, ActionTarget target, Cal
     if (!preview.isMissingNode() && !preview.isBoolean()) {
       throw ActionRefused.badField("preview", "preview must be true or false");
     }
-    return new Action(requestId.toLowerCase(java.util.Locale.ROOT), verb, ActionTarget.cluster(cluster), caller,
-        preview.asBoolean(false));
+    if (!verb.brood()) {
+      return new Action(requestId.toLowerCase(java.util.Locale.ROOT), verb, ActionTarget.cluster(cluster), caller,
+          preview.asBoolean(false));
+    }
+    String namespace = body.path("target").path("namespace").asText("");
+    String name = body.path("target").path("name").asText("");
+    String manifest = body.path("manifest").asText("");
+    boolean create = verb == ActionVerb.BROODOP_CREATE;
+    if (namespace.isEmpty() && create) {
+      namespace = "default";
+    }
+    if (!DNS1123_LABEL.matcher(namespace).matches()) {
+      throw ActionRefused.badField("target.namespace", "target.namespace '" + namespace + "' is not a namespace name"
+          + " (a DNS-1123 label); " + verb.value() + " acts on a BroodOperation in one namespace");
+    }
+    if (!(create && name.isEmpty()) && (name.length() > 253 || !DNS1123_SUBDOMAIN.matcher(name).matches())) {
+      throw ActionRefused.badField("target.name", "target.name '" + name + "' is not a BroodOperation name (a DNS-1123"
+          + " subdomain); `varroactl broodop list` lists them");
+    }
+    if (create && manifest.isBlank()) {
+      throw ActionRefused.badField("manifest", "manifest must be the BroodOperation to create, as YAML or JSON text");
+    }
+    if (!create && !manifest.isEmpty()) {
+      throw ActionRefused.badField("manifest", "manifest is only for broodop-create; " + verb.value() + " names the"
+          + " BroodOperation in target.namespace and target.name");
+    }
+    return new Action(requestId.toLowerCase(java.util.Locale.ROOT), verb, new ActionTarget(cluster, namespace, name),
+        caller, preview.asBoolean(false), manifest);
   }
 }

@@ -32,12 +32,22 @@ public final class ActionRefused extends Exception {
     Map<String, Object> missing = new LinkedHashMap<>();
     missing.put("verb", denied.missing().verb());
     missing.put("resource", denied.missing().resource());
-    denied.target().ifPresent(t -> missing.put("cluster", t.cluster()));
+    denied.target().ifPresent(t -> {
+      missing.put("cluster", t.cluster());
+      if (!t.namespace().isEmpty()) {
+        missing.put("namespace", t.namespace());
+      }
+    });
     return new ActionRefused(403, "forbidden", "denied", denied.getMessage(), Map.of("missing", missing));
   }
 
   public static ActionRefused notFound(String message) {
     return new ActionRefused(404, "not_found", "refused", message, Map.of());
+  }
+
+  /** The operator answered that the object the action names does not exist. */
+  public static ActionRefused notFound(String message, Map<String, Object> result) {
+    return new ActionRefused(404, "not_found", "refused", message, result);
   }
 
   /** The action does not fit the target's state (the core cluster, nothing to cancel): kubectl's conflict. */

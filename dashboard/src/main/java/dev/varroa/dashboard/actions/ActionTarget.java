@@ -8,6 +8,9 @@ public record ActionTarget(String cluster, String namespace, String name) {
   }
 
   public String describe() {
-    return name.isEmpty() ? "cluster " + cluster : namespace + "/" + name + " in cluster " + cluster;
+    if (name.isEmpty()) {
+      return namespace.isEmpty() ? "cluster " + cluster : "namespace " + namespace + " in cluster " + cluster;
+    }
+    return namespace + "/" + name + " in cluster " + cluster;
   }
 }

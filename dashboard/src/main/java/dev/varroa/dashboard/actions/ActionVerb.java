@@ -10,7 +10,17 @@ public enum ActionVerb {
   /** Delete every Controller of a member cluster, one by one. */
   DRAIN("drain", Permission.of(Permission.DRAIN, Permission.CLUSTERS)),
   /** Stop a drain under way; what was deleted stays deleted. Needs the same permission as the drain. */
-  CANCEL_DRAIN("cancel-drain", Permission.of(Permission.DRAIN, Permission.CLUSTERS));
+  CANCEL_DRAIN("cancel-drain", Permission.of(Permission.DRAIN, Permission.CLUSTERS)),
+  /** Create a BroodOperation from a manifest (ActionRequest.manifest_yaml) in the target cluster and namespace. */
+  BROODOP_CREATE("broodop-create", Permission.of(Permission.CREATE, Permission.BROOD_OPERATIONS)),
+  /** spec.suspend: true; steps under way finish, none starts. */
+  BROODOP_PAUSE("broodop-pause", Permission.of(Permission.UPDATE, Permission.BROOD_OPERATIONS)),
+  /** spec.suspend: false. */
+  BROODOP_RESUME("broodop-resume", Permission.of(Permission.UPDATE, Permission.BROOD_OPERATIONS)),
+  /** spec.cancel: true; final. */
+  BROODOP_CANCEL("broodop-cancel", Permission.of(Permission.UPDATE, Permission.BROOD_OPERATIONS)),
+  /** Delete the BroodOperation (varroactl broodop create --dry-run removes its dry run with it). */
+  BROODOP_DELETE("broodop-delete", Permission.of(Permission.DELETE, Permission.BROOD_OPERATIONS));
 
   private final String value;
   private final Permission permission;
@@ -26,6 +36,11 @@ public enum ActionVerb {
 
   public Permission permission() {
     return permission;
+  }
+
+  /** A verb on a BroodOperation (namespace and name), not on a whole cluster. */
+  public boolean brood() {
+    return Permission.BROOD_OPERATIONS.equals(permission.resource());
   }
 
   public static Optional<ActionVerb> of(String value) {

@@ -78,9 +78,13 @@ public final class ClusterActions {
   private Map<String, Object> decide(Action action) throws ActionRefused {
     String cluster = action.target().cluster();
     try {
-      grants.apply(action.caller()).require(action.verb().permission(), Target.cluster(cluster));
+      grants.apply(action.caller()).require(action.verb().permission(), action.verb().brood()
+          ? Target.namespaced(cluster, action.target().namespace()) : Target.cluster(cluster));
     } catch (Forbidden denied) {
       throw ActionRefused.forbidden(denied);
+    }
+    if (action.verb().brood()) {
+      return sendBrood(action);
     }
     if (cluster.equals(coreCluster)) {
       throw ActionRefused.conflict("cluster " + cluster + " is the core cluster: it runs the BFF, the recorder and"
@@ -93,6 +97,27 @@ public final class ClusterActions {
     ActionResult result = send(action);
     Map<String, Object> answer = body(action, result);
     if (ClusterActionOutcome.REFUSED.equals(result.getOutcome())) {
+      throw ActionRefused.conflict(result.getMessage(), answer);
+    }
+    if (ClusterActionOutcome.FAILED.equals(result.getOutcome())) {
+      throw ActionRefused.unavailable(result.getMessage());
+    }
+    return answer;
+  }
+
+  /** A BroodOperation verb: any registered cluster, the core included. */
+  private Map<String, Object> sendBrood(Action action) throws ActionRefused {
+    String cluster = action.target().cluster();
+    if (registered().stream().noneMatch(p -> p.getName().equals(cluster))) {
+      throw ActionRefused.notFound("cluster " + cluster + " is not registered (or its operator stopped refreshing"
+          + " its entry); `varroactl get clusters` lists the registered ones");
+    }
+    ActionResult result = send(action);
+    Map<String, Object> answer = body(action, result);
+    if (ClusterActionOutcome.REFUSED.equals(result.getOutcome())) {
+      if (result.getMessage().contains("does not exist in cluster")) {
+        throw ActionRefused.notFound(result.getMessage(), answer);
+      }
       throw ActionRefused.conflict(result.getMessage(), answer);
     }
     if (ClusterActionOutcome.FAILED.equals(result.getOutcome())) {
@@ -122,6 +147,7 @@ public final class ClusterActions {
         .setUser(action.caller().user())
         .addAllGroups(action.caller().groups())
         .setPreview(action.preview())
+        .setManifestYaml(action.manifest())
         .build();
     String subject = BusNames.clusterActions(action.target().cluster());
     try {
@@ -145,7 +171,16 @@ public final class ClusterActions {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("requestId", action.requestId());
     out.put("verb", action.verb().value());
-    out.put("target", Map.of("cluster", action.target().cluster()));
+    if (action.verb().brood()) {
+      Map<String, Object> target = new LinkedHashMap<>();
+      target.put("cluster", action.target().cluster());
+      // what the operator created or changed: a create names it only here
+      target.put("namespace", result.getNamespace().isEmpty() ? action.target().namespace() : result.getNamespace());
+      target.put("name", result.getName().isEmpty() ? action.target().name() : result.getName());
+      out.put("target", target);
+    } else {
+      out.put("target", Map.of("cluster", action.target().cluster()));
+    }
     out.put("preview", action.preview());
     out.put("outcome", result.getOutcome());
     out.put("message", result.getMessage());
@@ -183,6 +218,8 @@ public final class ClusterActions {
         .putAttributes("requestId", action.requestId())
         .putAttributes("verb", action.verb().value())
         .putAttributes("targetCluster", action.target().cluster())
+        .putAttributes("targetNamespace", action.target().namespace())
+        .putAttributes("targetName", action.target().name())
         .putAttributes("outcome", outcome)
         .putAttributes("message", message == null ? "" : message)
         .putAttributes("groups", String.join(",", action.caller().groups()))

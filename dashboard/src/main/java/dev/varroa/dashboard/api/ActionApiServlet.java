@@ -19,8 +19,8 @@ import java.io.InputStream;
  */
 public final class ActionApiServlet extends HttpServlet {
 
-  /** An action body is a few hundred bytes; anything far larger is not one. */
-  static final int MAX_BODY_BYTES = 16 * 1024;
+  /** An action body is a few hundred bytes, a BroodOperation manifest a few KiB; anything far larger is not one. */
+  static final int MAX_BODY_BYTES = 256 * 1024;
 
   private final ClusterActions actions;
   private final CallerAuthenticator authenticator;
@@ -35,7 +35,7 @@ public final class ActionApiServlet extends HttpServlet {
     if (!"POST".equals(request.getMethod())) {
       response.setHeader("Allow", "POST");
       JsonResponses.error(response, 405, "method_not_allowed", "/actions takes POST {\"requestId\", \"verb\","
-          + " \"target\"}; docs/actions.md");
+          + " \"target\"} (and \"manifest\" for broodop-create); docs/actions.md");
       return;
     }
     if (request.getHeader("Authorization") == null) {

@@ -78,6 +78,16 @@ public final class ReadApiServlet extends HttpServlet {
           notFound(request);
         }
       }
+      case "broodoperations" -> {
+        if (path.size() == 1) {
+          ok(response, reads.brood().operations(caller, query));
+        } else if (path.size() == 4) {
+          ok(response, reads.brood().operation(caller, path.get(1), path.get(2), path.get(3)));
+        } else {
+          notFound(request);
+        }
+      }
+      case "broodschedules" -> exactly(path, 1, () -> ok(response, reads.brood().schedules(caller, query)));
       case "statistics" -> exactly(path, 2, () -> {
         if (!"runs".equals(path.get(1))) {
           notFound(request);

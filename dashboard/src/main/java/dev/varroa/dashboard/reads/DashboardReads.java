@@ -78,6 +78,11 @@ public final class DashboardReads {
     return coreCluster;
   }
 
+  /** The brood operation and schedule reads (docs/dashboard-api.md). */
+  public BroodReads brood() {
+    return new BroodReads(this, records);
+  }
+
   /** The NATS connection the reads use, for the actions sent beside them (docs/actions.md). */
   public Supplier<Connection> bus() {
     return nats;
@@ -322,7 +327,7 @@ public final class DashboardReads {
     }
   }
 
-  private List<ClusterPresence> presences() throws ReadRefused {
+  List<ClusterPresence> presences() throws ReadRefused {
     try {
       return roster.clusters();
     } catch (IOException | io.nats.client.JetStreamApiException e) {
@@ -358,8 +363,14 @@ public final class DashboardReads {
   /** How each cluster the caller may list in answered: {name, ok, reason}. */
   private static List<Map<String, Object>> answers(ClusterRoster.ControllerList all, Grants grants,
       Permission permission, Optional<String> cluster) {
+    return answers(all.clusters(), grants, permission, cluster);
+  }
+
+  /** How each cluster the caller may list in answered, as every list across clusters shows it: {name, ok, reason}. */
+  static List<Map<String, Object>> answers(List<ClusterRoster.ClusterAnswer> clusters, Grants grants,
+      Permission permission, Optional<String> cluster) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (ClusterRoster.ClusterAnswer answer : all.clusters()) {
+    for (ClusterRoster.ClusterAnswer answer : clusters) {
       if (cluster.isPresent() && !cluster.get().equals(answer.name())
           || !grants.anywhereIn(permission, answer.name())) {
         continue;
@@ -377,7 +388,7 @@ public final class DashboardReads {
     return Target.controller(row.cluster(), row.row().getNamespace(), row.row().getName(), row.row().getLabelsMap());
   }
 
-  private static void require(Grants grants, Permission permission) throws ReadRefused {
+  static void require(Grants grants, Permission permission) throws ReadRefused {
     try {
       grants.requireAnywhere(permission);
     } catch (Forbidden denied) {
@@ -385,7 +396,7 @@ public final class DashboardReads {
     }
   }
 
-  private static JsonNode parse(String json) throws ReadRefused {
+  static JsonNode parse(String json) throws ReadRefused {
     try {
       return JSON.readTree(json);
     } catch (IOException e) {

@@ -52,6 +52,11 @@ public class RecordReads {
     return null;
   }
 
+  /** The job schedules the plugin reported, of the allowed Controllers (GET /broodschedules). */
+  public List<Map<String, Object>> jobSchedules(Predicate<DashboardReads.ControllerKey> allowed) throws ReadRefused {
+    return List.of();
+  }
+
   public List<Map<String, Object>> searchRuns(String needle, Predicate<DashboardReads.ControllerKey> allowed)
       throws ReadRefused {
     return List.of();

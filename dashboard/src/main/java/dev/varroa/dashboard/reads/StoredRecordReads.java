@@ -110,6 +110,15 @@ public final class StoredRecordReads extends RecordReads {
     }
   }
 
+  @Override
+  public List<Map<String, Object>> jobSchedules(Predicate<DashboardReads.ControllerKey> allowed) throws ReadRefused {
+    try {
+      return runs.jobSchedules().all(scopes(allowed)).stream().map(StoredRecordReads::view).toList();
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
   static Map<String, Object> view(Object record) {
     return VIEWS.convertValue(record, MAP);
   }

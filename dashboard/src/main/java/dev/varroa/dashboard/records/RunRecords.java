@@ -37,6 +37,11 @@ public final class RunRecords {
     this.dataSource = dataSource;
   }
 
+  /** The job schedules the plugin reported (GET /broodschedules), in the same database. */
+  public JobScheduleRecords jobSchedules() {
+    return new JobScheduleRecords(dataSource);
+  }
+
   /** The hourly figures over the same table (GET /statistics/runs). */
   public BuildStatistics statistics() {
     return new BuildStatistics(dataSource);

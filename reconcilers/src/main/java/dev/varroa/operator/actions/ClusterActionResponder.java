@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers varroa.clusters.&lt;cluster&gt;.actions in the operator replicas' queue group: the actions the BFF
- * authorized for this cluster (docs/actions.md). A request id already answered gets the first answer back and runs
- * nothing; the core cluster refuses to be drained.
+ * authorized for this cluster (docs/actions.md): drain and cancel-drain, and the BroodOperation verbs
+ * ({@link BroodOperationActions}). A request id already answered gets the first answer back and runs nothing; the core
+ * cluster refuses to be drained.
  */
 public final class ClusterActionResponder implements AutoCloseable {
 
@@ -37,10 +38,12 @@ public final class ClusterActionResponder implements AutoCloseable {
   private final ActionLedger ledger;
   private final ClusterDrain drain;
   private final ActivityPublisher activity;
+  private final BroodOperationActions brood;
   private Dispatcher dispatcher;
 
   public ClusterActionResponder(Connection nats, String cluster, ClusterRole role, ActionLedger ledger,
-      ClusterDrain drain, ActivityPublisher activity) {
+      ClusterDrain drain, ActivityPublisher activity, BroodOperationActions brood) {
+    this.brood = brood;
     this.nats = nats;
     this.cluster = cluster;
     this.role = role;
@@ -78,6 +81,9 @@ public final class ClusterActionResponder implements AutoCloseable {
     if (problem != null) {
       return result(request, REFUSED, problem).build();
     }
+    if (BroodOperationActions.VERBS.contains(request.getVerb())) {
+      return broodAction(request);
+    }
     if (role == ClusterRole.CORE) {
       return result(request, REFUSED, "cluster " + cluster + " is the core cluster: it runs the BFF, the recorder"
           + " and NATS every member needs, so it is never drained; drain member clusters only").build();
@@ -97,6 +103,28 @@ public final class ClusterActionResponder implements AutoCloseable {
     drain.nudge();
     LOG.info("event=cluster_action cluster={} verb={} request_id={} user={} outcome={}", cluster, request.getVerb(),
         request.getRequestId(), request.getUser(), result.getOutcome());
+    return result;
+  }
+
+  /** A BroodOperation verb: no preview, remembered under its request id like a drain. */
+  private ActionResult broodAction(ActionRequest request) {
+    String problem = brood.problem(request);
+    if (problem != null) {
+      return result(request, REFUSED, problem).build();
+    }
+    if (request.getPreview()) {
+      return result(request, REFUSED, request.getVerb() + " has no preview; broodop create --dry-run lists the targets"
+          + " of an operation without touching them").build();
+    }
+    var before = ledger.answered(request.getRequestId());
+    if (before.isPresent()) {
+      return before.get().toBuilder().setReplayed(true).build();
+    }
+    ActionResult result = brood.act(request).build();
+    ledger.remember(result);
+    LOG.info("event=cluster_action cluster={} verb={} request_id={} user={} namespace={} name={} outcome={}", cluster,
+        request.getVerb(), request.getRequestId(), request.getUser(), result.getNamespace(), result.getName(),
+        result.getOutcome());
     return result;
   }
 
@@ -136,8 +164,10 @@ public final class ClusterActionResponder implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       return "request_id '" + request.getRequestId() + "' is not a UUID; send a fresh UUID per action";
     }
-    if (!DRAIN.equals(request.getVerb()) && !CANCEL_DRAIN.equals(request.getVerb())) {
-      return "verb '" + request.getVerb() + "' is not an action of cluster " + cluster + "; use drain or cancel-drain";
+    if (!DRAIN.equals(request.getVerb()) && !CANCEL_DRAIN.equals(request.getVerb())
+        && !BroodOperationActions.VERBS.contains(request.getVerb())) {
+      return "verb '" + request.getVerb() + "' is not an action of cluster " + cluster + "; use drain or cancel-drain, or a BroodOperation"
+          + " verb: " + String.join(", ", new java.util.TreeSet<>(BroodOperationActions.VERBS));
     }
     if (!cluster.equals(request.getCluster())) {
       return "the action names cluster '" + request.getCluster() + "' but reached cluster " + cluster;

@@ -42,7 +42,7 @@ class ClusterActionResponderIT {
     try (Connection nats = NATS.server().connect();
         ClusterDrain drain = new ClusterDrain(client, ledger, ActivityPublisher.withoutBus("core", "operator"), () -> {});
         ClusterActionResponder responder = new ClusterActionResponder(nats, "core", ClusterRole.CORE, ledger, drain,
-            ActivityPublisher.withoutBus("core", "operator"))) {
+            ActivityPublisher.withoutBus("core", "operator"), new BroodOperationActions(client, "core"))) {
       responder.start();
       String id = UUID.randomUUID().toString();
       ActionResult result = ask(nats, "core", request(id, "drain", "core"));
@@ -61,7 +61,7 @@ class ClusterActionResponderIT {
     ActionLedger ledger = new ActionLedger(client, "bad-ledger", Clock.systemUTC());
     ClusterDrain drain = new ClusterDrain(client, ledger, ActivityPublisher.withoutBus("west", "operator"), () -> {});
     ClusterActionResponder responder = new ClusterActionResponder(null, "west", ClusterRole.MEMBER, ledger, drain,
-        ActivityPublisher.withoutBus("west", "operator"));
+        ActivityPublisher.withoutBus("west", "operator"), new BroodOperationActions(client, "west"));
 
     assertThat(responder.act(request("42", "drain", "west")).getMessage()).contains("request_id '42' is not a UUID");
     assertThat(responder.act(request(UUID.randomUUID().toString(), "scale", "west")).getMessage())
@@ -81,7 +81,7 @@ class ClusterActionResponderIT {
     try (ClusterDrain drain = new ClusterDrain(client, ledger, ActivityPublisher.withoutBus("west", "operator"),
         () -> {})) {
       ClusterActionResponder responder = new ClusterActionResponder(null, "west", ClusterRole.MEMBER, ledger, drain,
-          ActivityPublisher.withoutBus("west", "operator"));
+          ActivityPublisher.withoutBus("west", "operator"), new BroodOperationActions(client, "west"));
       String id = UUID.randomUUID().toString();
       ActionResult first = responder.act(request(id, "drain", "west").toBuilder().setUser("alice").build());
       assertThat(first.getOutcome()).isEqualTo("accepted");

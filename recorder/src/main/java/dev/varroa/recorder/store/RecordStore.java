@@ -38,7 +38,7 @@ public final class RecordStore implements AutoCloseable {
   /** The BFF's read-only role (VARROA_BFF_DB_USER in the chart). */
   public static final String READER_ROLE = "varroa_dashboard";
   /** Everything the BFF reads: runs and their stages and tests, activity, and the postgres tier's console logs. */
-  static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks";
+  static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks, job_schedules";
 
   public static RecordStore open(RecorderSettings settings) {
     HikariConfig config = new HikariConfig();
