@@ -93,10 +93,10 @@ export function BroodOperationsPage({ search }: { search: string }) {
                   <td>{row.namespace}</td>
                   <td>
                     <PhaseBadge phase={row.phase || 'Pending'} />
-                    {row.message ? <div class="row-message muted">{row.message}</div> : null}
                   </td>
                   <td class="progress-cell">
                     <ProgressBar counts={row.counts} label={`Targets of ${row.name}`} />
+                    {row.message ? <div class="row-message muted">{row.message}</div> : null}
                   </td>
                   <td class="steps-cell">{(row.steps ?? []).join(' → ') || <span class="muted">—</span>}</td>
                   <td>
