@@ -138,6 +138,12 @@ export function elapsedMillis(item: { startedAt?: string | null; completedAt?: s
   return Math.max(0, end - start.getTime());
 }
 
+/** The target's own message, unless a step result already says the same (a failed step's error is often both). */
+export function targetMessage(target: BroodTargetStatus): string | null {
+  if (!target.message) return null;
+  return (target.steps ?? []).some((step) => step.message === target.message) ? null : target.message;
+}
+
 /** Targets filtered by phase (the detail page's ?phase=), in the order they run. */
 export function filterTargets(targets: BroodTargetStatus[], phase: string): BroodTargetStatus[] {
   return phase ? targets.filter((target) => (target.phase || 'Pending') === phase) : targets;

@@ -11,6 +11,7 @@ import {
   progress,
   sortOperations,
   stepTypes,
+  targetMessage,
   targetPhaseCounts,
 } from '../src/brood';
 import { ClusterWarnings } from '../src/components/ClusterWarnings';
@@ -160,6 +161,15 @@ describe('brood operation targets', () => {
   it("takes the run's step types from status, else from spec", () => {
     expect(stepTypes(operation())).toEqual(['backup', 'pause', 'safeRestart']);
     expect(stepTypes(operation({ status: {} }))).toEqual(['backup', 'pause', 'safeRestart']);
+  });
+
+  it("shows a target's message once, not again when a step result says the same", () => {
+    const error = 'Jenkins refused the configuration';
+    expect(targetMessage({ message: error, steps: [{ type: 'reapplyConfiguration', phase: 'Failed', message: error }] })).toBeNull();
+    expect(targetMessage({ message: 'waiting for 1 running build', steps: [{ type: 'safeRestart' }] })).toBe(
+      'waiting for 1 running build',
+    );
+    expect(targetMessage({})).toBeNull();
   });
 
   it('counts targets per phase, the ones needing a look first', () => {

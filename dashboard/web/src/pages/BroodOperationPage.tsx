@@ -8,6 +8,7 @@ import {
   pausedNote,
   stepResultClass,
   stepTypes,
+  targetMessage,
   targetPhaseCounts,
 } from '../brood';
 import { DataTable, Empty, ErrorNote, LiveIndicator, Loading, PageHeading, PhaseBadge, RelTime } from '../components/common';
@@ -145,6 +146,7 @@ function StepResults({ target, now }: { target: BroodTargetStatus; now: number }
 
 function TargetRow({ target, operation, types, now }: { target: BroodTargetStatus; operation: BroodOperationObject; types: string[]; now: number }) {
   const note = pausedNote(target, operation);
+  const message = targetMessage(target);
   const id = `${target.cluster}/${target.namespace}/${target.name}`;
   return (
     <tr data-target={id}>
@@ -166,7 +168,7 @@ function TargetRow({ target, operation, types, now }: { target: BroodTargetStatu
           </div>
         ) : null}
         <StepResults target={target} now={now} />
-        {target.message ? <div class={target.phase === 'Failed' ? 'bad' : 'muted'}>{target.message}</div> : null}
+        {message ? <div class={target.phase === 'Failed' ? 'bad' : 'muted'}>{message}</div> : null}
       </td>
       <td>
         <RelTime value={target.startedAt} now={now} empty="not yet" />
