@@ -1,6 +1,8 @@
 package dev.varroa.cli;
 
 import dev.varroa.cli.actions.DrainCommand;
+import dev.varroa.cli.brood.BroodOperationCommand;
+import dev.varroa.cli.brood.BroodScheduleCommand;
 import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.cli.bff.BffFailure;
 import dev.varroa.cli.bff.CommandEnvironment;
@@ -27,9 +29,11 @@ import picocli.CommandLine.Command;
     versionProvider = Varroactl.Version.class,
     description = "Render, diff and explain Varroa bundles, and render controllers, offline, exactly as the operator does;"
         + " carry plugins into an air-gapped update center; log in and read clusters, controllers, activity, logs"
-        + " and search through the Varroa BFF; drain a member cluster (docs/actions.md).",
+        + " and search through the Varroa BFF; drain a member cluster (docs/actions.md); list, create, pause, resume"
+        + " and cancel brood operations and show brood schedules (docs/brood-operations.md).",
     subcommands = {BundleCommand.class, RenderCommand.class, UpdateCenterCommand.class, LoginCommand.class,
-        GetCommand.class, LogsCommand.class, SearchCommand.class, DrainCommand.class, CommandLine.HelpCommand.class})
+        GetCommand.class, LogsCommand.class, SearchCommand.class, DrainCommand.class, BroodOperationCommand.class,
+        BroodScheduleCommand.class, CommandLine.HelpCommand.class})
 public final class Varroactl implements CommandEnvironment {
   /** Exit code for an error the server or the network gave (401, 403, 404, 5xx, unreachable), as kubectl's. */
   public static final int EXIT_ERROR = 1;

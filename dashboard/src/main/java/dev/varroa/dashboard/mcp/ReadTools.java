@@ -55,7 +55,8 @@ final class ReadTools {
   }
 
   List<SyncToolSpecification> all() {
-    return List.of(listControllers(), getController(), listActivity(), listRuns(), getRun(), getRunLogTail());
+    return List.of(listControllers(), getController(), listBroodOperations(), listActivity(), listRuns(), getRun(),
+        getRunLogTail());
   }
 
   private SyncToolSpecification listControllers() {
@@ -75,6 +76,18 @@ final class ReadTools {
           out.put("clusters", answer.get("clusters"));
           return out;
         });
+  }
+
+  private SyncToolSpecification listBroodOperations() {
+    return tool("list_brood_operations", "List brood operations",
+        "BroodOperations (maintenance runs over many Controllers: backups, safe restarts, ...) the caller may list,"
+            + " across every registered cluster, with phase, steps and how many targets are in each phase; `clusters`"
+            + " says how each cluster answered (a cluster whose list did not arrive is named with ok false and a"
+            + " reason, and contributes no rows).",
+        input(props("cluster", string("only this cluster"), "namespace", string("only this namespace")), List.of()),
+        object(props("operations", array(ToolSchemas.BROOD_OPERATION_ROW), "clusters",
+            array(ToolSchemas.CLUSTER_ANSWER)), List.of("operations", "clusters")),
+        (caller, arguments) -> reads.brood().operations(caller, arguments));
   }
 
   private SyncToolSpecification getController() {

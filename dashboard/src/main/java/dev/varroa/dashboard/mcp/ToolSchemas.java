@@ -15,7 +15,8 @@ final class ToolSchemas {
   static final Map<String, Object> CLUSTER_ANSWER = object(props(
       "name", string("the registered cluster"),
       "ok", bool("whether its controller list arrived in time and could be read"),
-      "reason", nullable("string", "why its rows are missing: 'list unavailable' or 'invalid controller row'")),
+      "reason", nullable("string", "why its rows are missing: 'list unavailable', or that its answer"
+          + " could not be read ('invalid controller row', 'invalid brood operation row')")),
       List.of("name", "ok"));
 
   static final Map<String, Object> LAST_APPLY = Map.of("type", List.of("object", "null"),
@@ -45,6 +46,25 @@ final class ToolSchemas {
   static final Map<String, Object> CONTROLLER_ROW = object(rowProperties(), List.of("cluster", "namespace", "name"));
 
   static final Map<String, Object> CONTROLLER_DETAIL = detail();
+
+  static final Map<String, Object> BROOD_OPERATION_ROW = object(props(
+      "cluster", string("the cluster holding the BroodOperation"),
+      "namespace", string("its namespace"),
+      "name", string("its name"),
+      "phase", string("Pending, Running, Paused, Succeeded, Failed or Cancelled; empty before the first status"),
+      "message", string("why it is in its phase"),
+      "dryRun", bool("true: it only lists its targets, nothing is touched"),
+      "steps", Map.of("type", "array", "items", Map.of("type", "string"),
+          "description", "the steps, in order"),
+      "counts", object(props("total", integer("targets"), "pending", integer("not started"), "running",
+          integer("under way"), "paused", integer("waiting for a person"), "succeeded", integer("done"), "failed",
+          integer("failed"), "unknown", integer("their cluster does not answer"), "cancelled", integer("cancelled")),
+          List.of("total")),
+      "createdAt", nullable("string", "RFC 3339"),
+      "startedAt", nullable("string", "RFC 3339; null before it started"),
+      "completedAt", nullable("string", "RFC 3339; null before it ended"),
+      "schedule", nullable("string", "the BroodSchedule that created it; null when a person did")),
+      List.of("cluster", "namespace", "name"));
 
   private static Map<String, Object> detail() {
     Map<String, Object> properties = rowProperties();

@@ -45,7 +45,36 @@ class ActionTest {
   @Test
   void rejectsAnUnknownVerbListingTheKnownOnes() {
     assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"delete\", \"target\": {\"cluster\": \"east\"}}",
-        "verb", "use one of: drain, cancel-drain");
+        "verb", "use one of: drain, cancel-drain, broodop-create, broodop-pause, broodop-resume, broodop-cancel,"
+            + " broodop-delete");
+  }
+
+  @Test
+  void aBroodVerbNamesTheOperationAndACreateCarriesItsManifest() throws Exception {
+    Action pause = Action.parse(body("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-pause\", \"target\":"
+        + " {\"cluster\": \"core\", \"namespace\": \"ci\", \"name\": \"wave.1\"}}"), ALICE);
+    assertThat(pause.target()).isEqualTo(new ActionTarget("core", "ci", "wave.1"));
+    assertThat(pause.verb().permission()).isEqualTo(Permission.of("update", "broodoperations"));
+    Action create = Action.parse(body("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-create\", \"target\":"
+        + " {\"cluster\": \"core\"}, \"manifest\": \"kind: BroodOperation\"}"), ALICE);
+    assertThat(create.target()).as("a create without namespace goes to default")
+        .isEqualTo(new ActionTarget("core", "default", ""));
+    assertThat(create.manifest()).isEqualTo("kind: BroodOperation");
+    assertThat(create.verb().permission()).isEqualTo(Permission.of("create", "broodoperations"));
+    assertThat(ActionVerb.BROODOP_DELETE.permission()).isEqualTo(Permission.of("delete", "broodoperations"));
+  }
+
+  @Test
+  void rejectsABroodVerbWithoutItsOperationOrWithAStrayManifest() {
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-cancel\", \"target\": {\"cluster\":"
+        + " \"core\", \"namespace\": \"ci\"}}", "target.name", "is not a BroodOperation name");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-cancel\", \"target\": {\"cluster\":"
+        + " \"core\", \"name\": \"wave\"}}", "target.namespace", "is not a namespace name");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-create\", \"target\": {\"cluster\":"
+        + " \"core\"}}", "manifest", "the BroodOperation to create");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-pause\", \"target\": {\"cluster\":"
+        + " \"core\", \"namespace\": \"ci\", \"name\": \"wave\"}, \"manifest\": \"x\"}", "manifest",
+        "only for broodop-create");
   }
 
   @Test

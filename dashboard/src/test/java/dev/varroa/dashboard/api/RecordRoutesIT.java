@@ -108,6 +108,8 @@ class RecordRoutesIT {
           i == 2 ? "team-b" : "team-a", i == 2 ? "search" : "orders", "history " + i,
           Timestamp.from(T0.plusSeconds(i)));
     }
+    jobSchedules("uid-orders", "team-a", "orders", "orders/nightly", "H 2 * * *");
+    jobSchedules("uid-search", "team-b", "search", "search/reindex", "@weekly");
     writer = LogStores.open(BlobStoreSettings.postgresWithPassword(database.url(), POSTGRES.server().user(),
         POSTGRES.server().password())).orElseThrow();
     writer.write(logKey(ORDERS_RUN, "team-a", "orders"), 0, "Started by user alice\n".getBytes(StandardCharsets.UTF_8),
@@ -153,6 +155,31 @@ class RecordRoutesIT {
     json(get("/runs/" + UUID.randomUUID(), "alice"), 404);
     assertThat(json(get("/runs?limit=501", "alice"), 400).path("parameter").asText()).isEqualTo("limit");
     assertThat(field(json(get("/search?q=ORDERS", "alice"), 200).path("runs"), "runId")).containsExactly(ORDERS_RUN);
+  }
+
+  @Test
+  void jobSchedulesComeFromTheRecordStoreFilteredByBinding() throws Exception {
+    JsonNode all = json(get("/broodschedules", "alice"), 200);
+    assertThat(all.path("recordStore").asBoolean()).isTrue();
+    assertThat(field(all.path("jobSchedules"), "job")).containsExactly("orders/nightly", "search/reindex");
+    JsonNode orders = all.path("jobSchedules").get(0);
+    assertThat(orders.path("cluster").asText()).isEqualTo(BffStack.CLUSTER);
+    assertThat(orders.path("namespace").asText()).isEqualTo("team-a");
+    assertThat(orders.path("controller").asText()).isEqualTo("orders");
+    assertThat(orders.path("controllerUid").asText()).isEqualTo("uid-orders");
+    assertThat(orders.path("timerSpecs").get(0).asText()).isEqualTo("H 2 * * *");
+    assertThat(orders.path("observedAt").asText()).isEqualTo("2026-11-30T10:00:00Z");
+    assertThat(field(json(get("/broodschedules", "bob"), 200).path("jobSchedules"), "job"))
+        .containsExactly("search/reindex");
+  }
+
+  private static void jobSchedules(String uid, String namespace, String controller, String job, String spec)
+      throws Exception {
+    database.execute("INSERT INTO job_schedule_inventories (controller_uid, cluster, namespace, controller_name,"
+        + " observed_at) VALUES (?, ?, ?, ?, ?)", uid, BffStack.CLUSTER, namespace, controller, Timestamp.from(T0));
+    database.execute("INSERT INTO job_schedules (controller_uid, job, cluster, namespace, controller_name,"
+        + " timer_specs, observed_at) VALUES (?, ?, ?, ?, ?, ARRAY[?::text], ?)", uid, job, BffStack.CLUSTER,
+        namespace, controller, spec, Timestamp.from(T0));
   }
 
   @Test

@@ -60,8 +60,8 @@ class McpToolsIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_activity",
-      "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
+  private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_brood_operations",
+      "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -93,6 +93,9 @@ class McpToolsIT {
     BffFixtures.readerRole(client);
     BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
     BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
+    dev.varroa.dashboard.BroodFixtures.running(client, dev.varroa.dashboard.BroodFixtures.operation(client, "team-a",
+        "restart-wave", null, List.of("orders", "billing")), BffStack.CLUSTER);
+    dev.varroa.dashboard.BroodFixtures.operation(client, "team-b", "backup-search", null, List.of("search"));
 
     records = RecordedRuns.seed(POSTGRES.server(), cache);
     operatorBus = NATS.server().connect();
@@ -290,6 +293,36 @@ class McpToolsIT {
       assertThat(result.isError()).isFalse();
       JsonNode structured = structured(result);
       assertThat(structured.path("controllers")).hasSize(3);
+      JsonNode silent = StreamSupport.stream(structured.path("clusters").spliterator(), false)
+          .filter(c -> c.path("name").asText().equals("eu-2")).findFirst().orElseThrow();
+      assertThat(silent.path("ok").asBoolean()).isFalse();
+      assertThat(silent.path("reason").asText()).isEqualTo("list unavailable");
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("eu-2");
+    }
+  }
+
+  @Test
+  void listBroodOperationsFiltersByBindingAndNamesASilentCluster() throws Exception {
+    JsonNode all = await().atMost(DEADLINE).until(() -> structured(call("alice", "list_brood_operations", Map.of())),
+        b -> b.path("operations").size() == 2 && "Running".equals(b.path("operations").get(0).path("phase").asText()));
+    JsonNode wave = all.path("operations").get(0);
+    assertThat(wave.path("name").asText()).isEqualTo("restart-wave");
+    assertThat(wave.path("counts").path("total").asInt()).isEqualTo(2);
+    assertThat(wave.path("steps")).extracting(JsonNode::asText).containsExactly("backup", "safeRestart");
+    assertThat(names(structured(call("bob", "list_brood_operations", Map.of())).path("operations")))
+        .containsExactly("team-b/backup-search");
+    assertThat(names(structured(call("alice", "list_brood_operations", Map.of("namespace", "team-b")))
+        .path("operations"))).containsExactly("team-b/backup-search");
+
+    BusTopology.ensureClusters(operatorBus);
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("eu-2", ClusterPresence.newBuilder().setName("eu-2")
+        .setRole("member").setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
+    try {
+      McpSchema.CallToolResult result = call("alice", "list_brood_operations", Map.of());
+      assertThat(result.isError()).isFalse();
+      JsonNode structured = structured(result);
+      assertThat(structured.path("operations")).hasSize(2);
       JsonNode silent = StreamSupport.stream(structured.path("clusters").spliterator(), false)
           .filter(c -> c.path("name").asText().equals("eu-2")).findFirst().orElseThrow();
       assertThat(silent.path("ok").asBoolean()).isFalse();

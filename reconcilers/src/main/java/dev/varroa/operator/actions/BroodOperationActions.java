@@ -76,9 +76,9 @@ public final class BroodOperationActions {
       return refused(request, "the manifest cannot be read: " + e.getMessage() + "; give one BroodOperation in YAML");
     }
     if (!"BroodOperation".equals(generic.getKind()) || !Names.API_VERSION.equals(generic.getApiVersion())) {
-      return refused(request, "the manifest is a " + (generic.getKind() == null ? "object without kind" : generic.getKind())
-          + " (" + generic.getApiVersion() + "), not a BroodOperation; broodop create takes only apiVersion "
-          + Names.API_VERSION + ", kind BroodOperation");
+      String kind = generic.getKind() == null ? "object without kind" : generic.getKind();
+      return refused(request, "the manifest is a " + kind + " (" + generic.getApiVersion() + "), not a"
+          + " BroodOperation; broodop create takes only apiVersion " + Names.API_VERSION + ", kind BroodOperation");
     }
     BroodOperation operation = client.getKubernetesSerialization().convertValue(generic, BroodOperation.class);
     String namespace = operation.getMetadata().getNamespace();

@@ -166,8 +166,8 @@ public final class ClusterActionResponder implements AutoCloseable {
     }
     if (!DRAIN.equals(request.getVerb()) && !CANCEL_DRAIN.equals(request.getVerb())
         && !BroodOperationActions.VERBS.contains(request.getVerb())) {
-      return "verb '" + request.getVerb() + "' is not an action of cluster " + cluster + "; use drain or cancel-drain, or a BroodOperation"
-          + " verb: " + String.join(", ", new java.util.TreeSet<>(BroodOperationActions.VERBS));
+      return "verb '" + request.getVerb() + "' is not an action of cluster " + cluster + "; use drain or"
+          + " cancel-drain, or a BroodOperation verb: " + String.join(", ", new java.util.TreeSet<>(BroodOperationActions.VERBS));
     }
     if (!cluster.equals(request.getCluster())) {
       return "the action names cluster '" + request.getCluster() + "' but reached cluster " + cluster;

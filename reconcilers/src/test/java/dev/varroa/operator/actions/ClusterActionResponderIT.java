@@ -42,7 +42,8 @@ class ClusterActionResponderIT {
     try (Connection nats = NATS.server().connect();
         ClusterDrain drain = new ClusterDrain(client, ledger, ActivityPublisher.withoutBus("core", "operator"), () -> {});
         ClusterActionResponder responder = new ClusterActionResponder(nats, "core", ClusterRole.CORE, ledger, drain,
-            ActivityPublisher.withoutBus("core", "operator"), new BroodOperationActions(client, "core"))) {
+            ActivityPublisher.withoutBus("core", "operator"),
+            new BroodOperationActions(client, "core"))) {
       responder.start();
       String id = UUID.randomUUID().toString();
       ActionResult result = ask(nats, "core", request(id, "drain", "core"));
