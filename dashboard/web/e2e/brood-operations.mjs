@@ -18,10 +18,12 @@ await run('brood-operations', async ({ page }) => {
   await warning.getByText(/list unavailable/).waitFor();
   check((await warning.innerText()).includes('brood operations'), 'the warning should say brood operations are missing');
 
-  const order = await page.locator('tr[data-operation]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-operation')));
+  const order = await page.locator('tr[data-operation]')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-operation')));
   check(order[0] === 'eu-1/ci/weekly-restart', `the running operation comes first, got ${order}`);
   check(order.length === 3, `three operations, got ${order}`);
-  check((await valueText(weekly)) === '1 of 3 succeeded, 1 paused, 1 unknown', `weekly-restart's bar: ${await valueText(weekly)}`);
+  const weeklyBar = await valueText(weekly);
+  check(weeklyBar === '1 of 3 succeeded, 1 paused, 1 unknown', `weekly-restart's bar: ${weeklyBar}`);
   check((await weekly.innerText()).includes('weekly-safe-restart'), 'weekly-restart names the schedule that made it');
   const wave = page.locator('tr[data-operation="eu-1/ci/plugin-wave"]');
   check((await valueText(wave)) === '1 of 2 succeeded, 1 failed', `plugin-wave's bar: ${await valueText(wave)}`);

@@ -88,7 +88,8 @@ export function parseOperationsFilter(search: string): OperationsFilter {
 
 export function filterOperations(rows: BroodOperationRow[], filter: OperationsFilter): BroodOperationRow[] {
   return rows.filter(
-    (row) => (!filter.cluster || row.cluster === filter.cluster) && (!filter.phase || (row.phase || 'Pending') === filter.phase),
+    (row) =>
+      (!filter.cluster || row.cluster === filter.cluster) && (!filter.phase || (row.phase || 'Pending') === filter.phase),
   );
 }
 
@@ -216,7 +217,10 @@ export function groupJobSchedules(rows: JobScheduleRow[]): ControllerJobSchedule
     group.jobs.push(row);
   }
   const sorted = [...groups.values()].sort(
-    (a, b) => a.cluster.localeCompare(b.cluster) || a.namespace.localeCompare(b.namespace) || a.controller.localeCompare(b.controller),
+    (a, b) =>
+      a.cluster.localeCompare(b.cluster) ||
+      a.namespace.localeCompare(b.namespace) ||
+      a.controller.localeCompare(b.controller),
   );
   for (const group of sorted) group.jobs.sort((a, b) => a.job.localeCompare(b.job));
   return sorted;

@@ -119,7 +119,11 @@ describe('brood operations list', () => {
   });
 
   it('names a cluster whose list did not arrive and says its brood operations are missing', () => {
-    render(<ClusterWarnings statuses={[{ name: 'eu-1', ok: true }, { name: 'us-2', ok: false, reason: 'list unavailable' }]} what="brood operations" />);
+    const statuses = [
+      { name: 'eu-1', ok: true },
+      { name: 'us-2', ok: false, reason: 'list unavailable' },
+    ];
+    render(<ClusterWarnings statuses={statuses} what="brood operations" />);
     const alert = screen.getByRole('alert');
     expect(alert.getAttribute('data-cluster-warning')).toBe('us-2');
     expect(alert.textContent).toContain('Cluster us-2: list unavailable. Its brood operations are not shown');
@@ -165,7 +169,8 @@ describe('brood operation targets', () => {
 
   it("shows a target's message once, not again when a step result says the same", () => {
     const error = 'Jenkins refused the configuration';
-    expect(targetMessage({ message: error, steps: [{ type: 'reapplyConfiguration', phase: 'Failed', message: error }] })).toBeNull();
+    const failed = { type: 'reapplyConfiguration', phase: 'Failed', message: error };
+    expect(targetMessage({ message: error, steps: [failed] })).toBeNull();
     expect(targetMessage({ message: 'waiting for 1 running build', steps: [{ type: 'safeRestart' }] })).toBe(
       'waiting for 1 running build',
     );

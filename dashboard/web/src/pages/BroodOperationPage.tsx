@@ -62,7 +62,9 @@ function PlanCard({ operation, cluster }: { operation: BroodOperationObject; clu
             {(spec.steps ?? []).map((step, index) => (
               <li key={index}>
                 <code>{step.type}</code>
-                {step.timeoutSeconds ? <span class="muted"> · times out after {duration(step.timeoutSeconds * 1000)}</span> : null}
+                {step.timeoutSeconds ? (
+                  <span class="muted"> · times out after {duration(step.timeoutSeconds * 1000)}</span>
+                ) : null}
                 {step.note ? <div class="muted">{step.note}</div> : null}
               </li>
             ))}
@@ -136,7 +138,9 @@ function StepResults({ target, now }: { target: BroodTargetStatus; now: number }
                 {took !== null ? ` · ${duration(took)}${result.completedAt ? '' : ' so far'}` : ''}
               </span>
             ) : null}
-            {result.message ? <div class={result.phase === 'Failed' ? 'step-message bad' : 'step-message muted'}>{result.message}</div> : null}
+            {result.message ? (
+              <div class={result.phase === 'Failed' ? 'step-message bad' : 'step-message muted'}>{result.message}</div>
+            ) : null}
           </li>
         );
       })}
@@ -144,7 +148,14 @@ function StepResults({ target, now }: { target: BroodTargetStatus; now: number }
   );
 }
 
-function TargetRow({ target, operation, types, now }: { target: BroodTargetStatus; operation: BroodOperationObject; types: string[]; now: number }) {
+interface TargetRowProps {
+  target: BroodTargetStatus;
+  operation: BroodOperationObject;
+  types: string[];
+  now: number;
+}
+
+function TargetRow({ target, operation, types, now }: TargetRowProps) {
   const note = pausedNote(target, operation);
   const message = targetMessage(target);
   const id = `${target.cluster}/${target.namespace}/${target.name}`;
@@ -265,7 +276,11 @@ export function BroodOperationPage({ cluster, namespace, name, search }: Props) 
             </div>
           ) : null}
           {shown.length > 0 ? (
-            <DataTable label="Targets" class="brood-targets" columns={['Controller', 'Phase', 'Step', 'Step results', 'Started', 'Reported']}>
+            <DataTable
+              label="Targets"
+              class="brood-targets"
+              columns={['Controller', 'Phase', 'Step', 'Step results', 'Started', 'Reported']}
+            >
               {shown.map((target) => (
                 <TargetRow
                   key={`${target.cluster}/${target.namespace}/${target.name}`}

@@ -6,9 +6,13 @@ import { DataTable, Empty, ErrorNote, LiveIndicator, Loading, PageHeading, Phase
 import { ProgressBar } from '../components/ProgressBar';
 import { useNow, usePolling } from '../live';
 import { BASE, broodOperationHref } from '../router';
-import type { BroodOperationList } from '../types';
+import type { BroodOperationList, BroodOperationRow } from '../types';
 
 const PHASES = ['Pending', 'Running', 'Paused', 'Succeeded', 'Failed', 'Cancelled'];
+
+function operationKey(row: BroodOperationRow): string {
+  return `${row.cluster}/${row.namespace}/${row.name}`;
+}
 
 function listHref(cluster: string, phase: string): string {
   return `${BASE}/broodoperations${query({ cluster, phase })}`;
@@ -84,7 +88,7 @@ export function BroodOperationsPage({ search }: { search: string }) {
               columns={['Name', 'Cluster', 'Namespace', 'Phase', 'Progress', 'Steps', 'Started', 'Completed', 'Schedule']}
             >
               {shown.map((row) => (
-                <tr data-operation={`${row.cluster}/${row.namespace}/${row.name}`} key={`${row.cluster}/${row.namespace}/${row.name}`}>
+                <tr data-operation={operationKey(row)} key={operationKey(row)}>
                   <td class="name">
                     <a href={broodOperationHref(row.cluster, row.namespace, row.name)}>{row.name}</a>
                     {row.dryRun ? <span class="tag">dry run</span> : null}

@@ -33,7 +33,11 @@ function ScheduleRow({ row, now }: { row: BroodScheduleRow; now: number }) {
       </td>
       <td>{row.timeZone || 'UTC'}</td>
       <td>
-        {row.suspend ? <span class="muted">none while suspended</span> : <When value={row.nextRunTime} timeZone={row.timeZone} now={now} empty="—" />}
+        {row.suspend ? (
+          <span class="muted">none while suspended</span>
+        ) : (
+          <When value={row.nextRunTime} timeZone={row.timeZone} now={now} empty="—" />
+        )}
       </td>
       <td>
         <When value={row.lastRunTime} timeZone={row.timeZone} now={now} empty="never" />
