@@ -1,5 +1,6 @@
-// Every page photographed at 1280x720 and 1920x1080 (a build artifact), and the Overview's layout facts checked at
-// both: the activity column is not squeezed, no event type wraps, a digest is shortened and copies its full value.
+// Every page photographed at 1280x720 and 1920x1080 (a build artifact), the brood pages not scrolling sideways, and
+// the Overview's layout facts checked at both: the activity column is not squeezed, no event type wraps, a digest is
+// shortened and copies its full value.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoSidewaysScroll, BASE, check, login, run } from './browser.mjs';
@@ -24,7 +25,17 @@ const EVERY_PAGE = [
   { name: 'run', path: `/ui/runs/${RUN}`, ready: (page) => page.getByText('team-a/app/main').first() },
   { name: 'activity', path: '/ui/activity', ready: (page) => page.getByRole('list', { name: 'Activity' }) },
   { name: 'clusters', path: '/ui/clusters', ready: (page) => page.locator('[data-cluster-row]').first() },
+  { name: 'broodoperations', path: '/ui/broodoperations', ready: (page) => page.locator('tr[data-operation]').first() },
+  {
+    name: 'broodoperation',
+    path: '/ui/broodoperations/eu-1/ci/weekly-restart',
+    ready: (page) => page.getByRole('table', { name: 'Targets' }).locator('tr[data-target]').first(),
+  },
+  { name: 'schedules', path: '/ui/schedules', ready: (page) => page.locator('tr[data-job-schedule]').first() },
 ];
+
+/** Pages whose tables must scroll inside their own box rather than widen the page. */
+const NO_SIDEWAYS_SCROLL = new Set(['broodoperations', 'broodoperation', 'schedules']);
 
 /** No event type on the page is taller than one line or cut off at its box. */
 async function assertNoKindWraps(page, where) {
@@ -99,6 +110,7 @@ await run('overview-layout', async ({ page, context }) => {
       await ready(page).waitFor();
       if (name === 'overview') await assertOverviewLayout(page, size);
       if (name === 'activity') await assertNoKindWraps(page, `activity at ${size.width}x${size.height}`);
+      if (NO_SIDEWAYS_SCROLL.has(name)) await assertNoSidewaysScroll(page, `${name} at ${size.width}x${size.height}`);
       await page.screenshot({ path: join(PAGES, `${name}-${size.width}x${size.height}.png`) });
     }
   }

@@ -3,12 +3,15 @@ import { ClusterProvider } from './clusters';
 import { Header } from './components/Header';
 import { HealthStrip } from './components/HealthStrip';
 import { ActivityPage } from './pages/ActivityPage';
+import { BroodOperationPage } from './pages/BroodOperationPage';
+import { BroodOperationsPage } from './pages/BroodOperationsPage';
 import { ClustersPage } from './pages/ClustersPage';
 import { ControllerPage } from './pages/ControllerPage';
 import { ControllersPage } from './pages/ControllersPage';
 import { NewControllerPage } from './pages/NewControllerPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { RunPage } from './pages/RunPage';
+import { SchedulesPage } from './pages/SchedulesPage';
 import { BASE, interceptLinks, navigate, pendingSearchFocus, routeSegments, useLocation } from './router';
 
 function isTyping(target: EventTarget | null): boolean {
@@ -65,6 +68,10 @@ export function App() {
   else if (section === 'runs' && segments.length === 2) page = <RunPage runId={segments[1]} />;
   else if (section === 'activity' && segments.length === 1) page = <ActivityPage search={location.search} />;
   else if (section === 'clusters' && segments.length === 1) page = <ClustersPage />;
+  else if (section === 'broodoperations' && segments.length === 1) page = <BroodOperationsPage search={location.search} />;
+  else if (section === 'broodoperations' && segments.length === 4)
+    page = <BroodOperationPage cluster={segments[1]} namespace={segments[2]} name={segments[3]} search={location.search} />;
+  else if (section === 'schedules' && segments.length === 1) page = <SchedulesPage />;
   else page = <NotFound path={location.pathname} />;
 
   return (

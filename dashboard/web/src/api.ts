@@ -69,3 +69,7 @@ export function query(params: Record<string, string | number | undefined | null>
 export function controllerPath(cluster: string, namespace: string, name: string): string {
   return '/controllers/' + encodeURIComponent(namespace) + '/' + encodeURIComponent(name) + query({ cluster });
 }
+
+export function broodOperationPath(cluster: string, namespace: string, name: string): string {
+  return '/broodoperations/' + [cluster, namespace, name].map(encodeURIComponent).join('/');
+}

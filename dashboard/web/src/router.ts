@@ -85,3 +85,8 @@ export function runHref(runId: string): string {
 
 /** Set when "/" was pressed on a page without search: the Controllers page focuses its box when it mounts. */
 export const pendingSearchFocus = { value: false };
+
+export function broodOperationHref(cluster: string, namespace: string, name: string, phase?: string): string {
+  const path = [cluster, namespace, name].map(encodeURIComponent).join('/');
+  return `${BASE}/broodoperations/${path}${phase ? '?phase=' + encodeURIComponent(phase) : ''}`;
+}

@@ -141,3 +141,145 @@ export interface Me {
   user: string;
   groups: string[];
 }
+
+/** How many targets of a brood operation are in each phase (docs/brood-operations.md). */
+export interface BroodCounts {
+  total?: number;
+  pending?: number;
+  running?: number;
+  paused?: number;
+  succeeded?: number;
+  failed?: number;
+  unknown?: number;
+  cancelled?: number;
+}
+
+export interface BroodOperationRow {
+  cluster: string;
+  namespace: string;
+  name: string;
+  phase: string | null;
+  message: string | null;
+  dryRun: boolean | null;
+  steps: string[] | null;
+  counts: BroodCounts | null;
+  createdAt: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** The BroodSchedule that created it (label varroa.dev/brood-schedule), or null. */
+  schedule: string | null;
+}
+
+export interface BroodOperationList {
+  operations: BroodOperationRow[];
+  clusters: ClusterListStatus[];
+}
+
+export interface BroodStepResult {
+  type?: string;
+  phase?: string;
+  startedAt?: string;
+  completedAt?: string;
+  message?: string;
+}
+
+export interface BroodTargetStatus {
+  cluster?: string;
+  namespace?: string;
+  name?: string;
+  phase?: string;
+  step?: number;
+  message?: string;
+  startedAt?: string;
+  completedAt?: string;
+  reportedAt?: string;
+  steps?: BroodStepResult[];
+}
+
+export interface BroodStepSpec {
+  type: string;
+  timeoutSeconds?: number;
+  note?: string;
+}
+
+/** The BroodOperation as stored (api/.../BroodOperationSpec.java and BroodOperationStatus.java). */
+export interface BroodOperationObject {
+  metadata: {
+    name: string;
+    namespace: string;
+    generation?: number;
+    creationTimestamp?: string;
+    labels?: Record<string, string>;
+  };
+  spec?: {
+    targets?: {
+      clusters?: string[];
+      namespaces?: string[];
+      names?: string[];
+      selector?: Record<string, unknown>;
+      phases?: string[];
+    };
+    steps?: BroodStepSpec[];
+    strategy?: {
+      maxConcurrent?: number | string;
+      failurePolicy?: string;
+      maxFailures?: number;
+      stepTimeoutSeconds?: number;
+      drainTimeoutSeconds?: number;
+    };
+    suspend?: boolean;
+    cancel?: boolean;
+    dryRun?: boolean;
+  };
+  status?: {
+    phase?: string;
+    message?: string;
+    dryRun?: boolean;
+    startedAt?: string;
+    completedAt?: string;
+    steps?: string[];
+    counts?: BroodCounts;
+    unresolvedClusters?: { cluster?: string; reason?: string }[];
+    targets?: BroodTargetStatus[];
+    conditions?: Condition[];
+  };
+}
+
+export interface BroodOperationDetail {
+  cluster: string;
+  operation: BroodOperationObject;
+}
+
+export interface BroodScheduleRow {
+  cluster: string;
+  namespace: string;
+  name: string;
+  schedule: string;
+  timeZone: string | null;
+  suspend: boolean | null;
+  concurrencyPolicy: string | null;
+  nextRunTime: string | null;
+  lastRunTime: string | null;
+  lastResult: string | null;
+  lastOperation: string | null;
+  message: string | null;
+  active: string[] | null;
+}
+
+/** One Jenkins job's timer triggers as the plugin last reported them (the recorder's job_schedules). */
+export interface JobScheduleRow {
+  cluster: string;
+  namespace: string;
+  controller: string;
+  job: string;
+  timerSpecs: string[];
+  observedAt: string | null;
+}
+
+export interface BroodScheduleList {
+  schedules: BroodScheduleRow[];
+  jobSchedules: JobScheduleRow[];
+  /** False when the BFF runs without the record store: job schedules are not known then. */
+  recordStore?: boolean;
+  clusters: ClusterListStatus[];
+}

@@ -7,6 +7,8 @@ const NAV = [
   { label: 'Overview', href: `${BASE}/`, section: '' },
   { label: 'Controllers', href: `${BASE}/controllers`, section: 'controllers' },
   { label: 'Activity', href: `${BASE}/activity`, section: 'activity' },
+  { label: 'Brood operations', href: `${BASE}/broodoperations`, section: 'broodoperations' },
+  { label: 'Schedules', href: `${BASE}/schedules`, section: 'schedules' },
   { label: 'Clusters', href: `${BASE}/clusters`, section: 'clusters' },
 ];
 

@@ -72,6 +72,8 @@ class DashboardBrowserIT {
   /** Every page at 1280x720 and 1920x1080, kept as a build artifact (docs/testing.md). */
   static final Path PAGES = Path.of("target", "screenshots").toAbsolutePath();
   private static final String USER = "alice";
+  /** A member that registered and went silent: the brood pages name it, its operation's target shows Unknown. */
+  private static final String SILENT_MEMBER = "us-2";
   /** The return_to script logs in some forty times within a minute or two, all from this machine. */
   private static final int LOGINS_PER_MINUTE = 600;
 
@@ -93,6 +95,7 @@ class DashboardBrowserIT {
   private static PlayedBuild played;
   private static ActivityPublisher activity;
   private static String token;
+  private static BroodScene brood;
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path folder) throws Exception {
@@ -135,6 +138,27 @@ class DashboardBrowserIT {
         .as("ci/team-a renders a bundle").contains("\"desiredBundleDigest\":\"sha256:"));
     await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/runs?namespace=ci&controller=team-a")
         .path("items")).as("the finished run is recorded").hasSize(1));
+    brood = new BroodScene(client, BffStack.CLUSTER, SILENT_MEMBER);
+    brood.create();
+    played.schedules(Map.of("nightly-build", List.of("H 2 * * *"), "cleanup", List.of("@weekly")));
+  }
+
+  /** The brood operations and schedules and team-a's job schedules read through the BFF, before a browser looks. */
+  private static void broodReadable() {
+    await().atMost(DEADLINE).untilAsserted(() -> assertThat(api("/broodoperations").path("operations"))
+        .as("the three brood operations").hasSize(3));
+    await().atMost(DEADLINE).untilAsserted(() -> {
+      JsonNode schedules = api("/broodschedules");
+      assertThat(schedules.path("schedules")).as("the two brood schedules").hasSize(2);
+      assertThat(schedules.path("jobSchedules")).as("team-a's two scheduled jobs are recorded").hasSize(2);
+    });
+  }
+
+  private static void registerSilentMember() throws Exception {
+    BusTopology.ensureClusters(operatorBus);
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put(SILENT_MEMBER, ClusterPresence.newBuilder()
+        .setName(SILENT_MEMBER).setRole("member").setOperatorVersion("0.1.0").setKubernetesVersion("v1.34.4")
+        .setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
   }
 
   @AfterAll
@@ -279,16 +303,43 @@ class DashboardBrowserIT {
     operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("us-2", ClusterPresence.newBuilder().setName("us-2")
         .setRole("member").setOperatorVersion("0.1.0").setKubernetesVersion("v1.34.4")
         .setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
+    broodReadable();
     try {
       passes(script(Map.of("VARROA_E2E_RUN", runId, "VARROA_E2E_DIGEST", digest, "VARROA_E2E_PAGES",
           PAGES.toString())).run("overview-layout.mjs"));
     } finally {
       operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("us-2");
     }
-    for (String page : List.of("overview", "controllers", "controller", "run", "activity", "clusters")) {
+    for (String page : List.of("overview", "controllers", "controller", "run", "activity", "clusters",
+        "broodoperations", "broodoperation", "schedules")) {
       for (String size : List.of("1280x720", "1920x1080")) {
         assertThat(PAGES.resolve(page + "-" + size + ".png")).isNotEmptyFile();
       }
+    }
+  }
+
+  @Test
+  @Order(10)
+  void broodOperationsAcrossClustersShowEveryTargetsStepsLive() throws Exception {
+    broodReadable();
+    registerSilentMember();
+    try {
+      passes(script(Map.of("VARROA_E2E_SILENT_CLUSTER", SILENT_MEMBER)).on("resume", brood::resume)
+          .run("brood-operations.mjs"));
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete(SILENT_MEMBER);
+    }
+  }
+
+  @Test
+  @Order(11)
+  void schedulesShowBroodSchedulesInTheirTimeZoneAndEachControllersJobSchedules() throws Exception {
+    broodReadable();
+    registerSilentMember();
+    try {
+      passes(script(Map.of("VARROA_E2E_SILENT_CLUSTER", SILENT_MEMBER)).run("schedules.mjs"));
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete(SILENT_MEMBER);
     }
   }
 }

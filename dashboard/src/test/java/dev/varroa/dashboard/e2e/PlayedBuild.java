@@ -5,6 +5,8 @@ import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.builds.v1.BuildEvent;
+import dev.varroa.protocol.builds.v1.JobSchedule;
+import dev.varroa.protocol.builds.v1.JobScheduleInventory;
 import dev.varroa.protocol.builds.v1.RunCompleted;
 import dev.varroa.protocol.builds.v1.RunFinalized;
 import dev.varroa.protocol.builds.v1.RunQueued;
@@ -76,6 +78,18 @@ final class PlayedBuild {
             .setResult("SUCCESS").setDurationMillis(5_000)).build(),
         event(runId, 7, job, now).setRunFinalized(RunFinalized.newBuilder().setBuildNumber(build)
             .setResult("SUCCESS").setDurationMillis(5_000)).build()));
+  }
+
+  /** The timer triggers of the controller's jobs, as the gateway hands on the plugin's job-schedule inventory. */
+  void schedules(Map<String, List<String>> timerSpecs) throws Exception {
+    JobScheduleInventory.Builder inventory = JobScheduleInventory.newBuilder()
+        .setObservedAtEpochMillis(System.currentTimeMillis());
+    timerSpecs.forEach((job, specs) -> inventory.addJobs(JobSchedule.newBuilder().setJob(job).addAllTimerSpecs(specs)));
+    BuildEventGroup group = BuildEventGroup.newBuilder().setController(controller.toRef()).setCluster(cluster)
+        .setGatewayId("gateway-0").setPublishedAtEpochMillis(System.currentTimeMillis())
+        .setSchedules(inventory.build()).build();
+    nats.jetStream().publish(BusNames.builds(controller), group.toByteArray(),
+        PublishOptions.builder().messageId(BuildEventMessageId.of(controller, inventory.build())).build());
   }
 
   /** Appends to the run's console log as the gateway does: store first, then announce the new bytes. */
