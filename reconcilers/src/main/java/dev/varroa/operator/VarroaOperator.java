@@ -112,6 +112,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final TargetStepExecutor broodSteps;
   private final BroodOperationReconciler broodOperations;
   private BroodTargetResponder broodTargets;
+  private boolean broodReconcilers = true;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -170,9 +171,6 @@ public final class VarroaOperator implements AutoCloseable {
         channel == null ? JenkinsOfController.NONE : JenkinsOfController.of(channel), clock);
     this.broodOperations = new BroodOperationReconciler(clock, activity::cluster,
         () -> controllerCache().getStore().list(), broodSteps);
-    operator.register(broodOperations);
-    // BroodSchedules create BroodOperations at their times (docs/brood-schedules.md)
-    operator.register(new BroodScheduleReconciler(clock));
   }
 
   /**
@@ -189,7 +187,21 @@ public final class VarroaOperator implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts without the BroodOperation and BroodSchedule reconcilers: for tests that write those objects' status
+   * themselves, as the dashboard's do. Call before {@link #start}.
+   */
+  public VarroaOperator withoutBroodReconcilers() {
+    broodReconcilers = false;
+    return this;
+  }
+
   public void start() {
+    if (broodReconcilers) {
+      operator.register(broodOperations);
+      // BroodSchedules create BroodOperations at their times (docs/brood-schedules.md)
+      operator.register(new BroodScheduleReconciler(clock));
+    }
     operator.start();
     activity.global(STARTED, "operator started", Map.of("version", ReleaseVersion.CURRENT));
   }
