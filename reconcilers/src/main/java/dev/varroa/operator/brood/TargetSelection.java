@@ -1,6 +1,7 @@
 package dev.varroa.operator.brood;
 
 import dev.varroa.api.v1alpha1.BroodOperationSpec;
+import dev.varroa.operator.render.resolve.PodTemplateSelection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ public final class TargetSelection {
 
   /** @param lists one entry per cluster of {@link #clusters} */
   public static Selected select(BroodOperationSpec.Targets targets, Map<String, ClusterList> lists) {
+    refuseUnknownOperators(targets);
     List<TargetRef> selected = new ArrayList<>();
     Map<String, String> unresolved = new java.util.TreeMap<>();
     for (Map.Entry<String, ClusterList> entry : new java.util.TreeMap<>(lists).entrySet()) {
@@ -80,6 +82,19 @@ public final class TargetSelection {
     if (targets.phases != null && !targets.phases.contains(controller.phase())) {
       return false;
     }
-    return LabelSelectorMatch.matches(targets.selector, controller.labels());
+    return PodTemplateSelection.matches(targets.selector, controller.labels());
+  }
+
+  /** An operator the API server takes but no selector knows would match nothing, silently: say so instead. */
+  private static void refuseUnknownOperators(BroodOperationSpec.Targets targets) {
+    if (targets.selector == null || targets.selector.getMatchExpressions() == null) {
+      return;
+    }
+    for (var requirement : targets.selector.getMatchExpressions()) {
+      if (!Set.of("In", "NotIn", "Exists", "DoesNotExist").contains(requirement.getOperator())) {
+        throw new InvalidSelection("spec.targets.selector.matchExpressions: operator \"" + requirement.getOperator()
+            + "\" is not one of In, NotIn, Exists, DoesNotExist");
+      }
+    }
   }
 }
