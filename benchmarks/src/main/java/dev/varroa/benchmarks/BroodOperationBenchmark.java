@@ -207,6 +207,14 @@ public final class BroodOperationBenchmark {
         + " writes: %d%n", watch.statusWrites.get(), core.writes().operationStatusPatches.get(), core.writes()
         .controllerPatches.get(), CORE, member.writes().controllerPatches.get(), MEMBER,
         coreApply.writes.get() + memberApply.writes.get());
+    List<Duration> gaps = new java.util.ArrayList<>();
+    for (int i = 1; i < watch.writeTimes.size(); i++) {
+      gaps.add(Duration.ofNanos(watch.writeTimes.get(i) - watch.writeTimes.get(i - 1)));
+    }
+    System.out.printf("between status writes: p50 %.0f ms, max %.0f ms (the engine looks again 1 s after a pass with"
+        + " targets in flight); status at the end: %d bytes of JSON%n", DashboardBenchmark.millis(
+        dev.varroa.benchmarks.latency.Percentiles.of(gaps, 0.5)), DashboardBenchmark.millis(
+        dev.varroa.benchmarks.latency.Percentiles.of(gaps, 1.0)), watch.lastStatusBytes.get());
     System.out.printf("most targets in flight at any status write: %d (limit %d)%n", watch.mostInFlight.get(),
         maxConcurrent);
     System.out.printf("heap used after the run, after a GC: %.1f MiB (%.1f MiB more than before the operation)%n",
@@ -223,6 +231,8 @@ public final class BroodOperationBenchmark {
     figures.put("brood_status_writes_per_target", String.format("%.3f count", watch.statusWrites.get()
         / (double) total));
     figures.put("brood_controller_writes_per_target", String.format("%.3f count", annotationPatches / (double) total));
+    figures.put("brood_status_write_interval_p50", String.format("%.0f ms", DashboardBenchmark.millis(
+        dev.varroa.benchmarks.latency.Percentiles.of(gaps, 0.5))));
     figures.put("brood_most_in_flight", watch.mostInFlight.get() + " targets");
     figures.put("brood_load_average_after", loadAverage() + " 1/5/15-min");
   }
@@ -385,6 +395,9 @@ public final class BroodOperationBenchmark {
     final AtomicInteger statusWrites = new AtomicInteger();
     final AtomicInteger mostInFlight = new AtomicInteger();
     final AtomicReference<BroodOperationStatus> last = new AtomicReference<>();
+    /** When each status write arrived: their spacing is the engine's pass period plus its pass time. */
+    final List<Long> writeTimes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final AtomicInteger lastStatusBytes = new AtomicInteger();
 
     @Override
     public void onAdd(BroodOperation operation) {
@@ -395,6 +408,7 @@ public final class BroodOperationBenchmark {
     public void onUpdate(BroodOperation before, BroodOperation after) {
       if (!before.getMetadata().getResourceVersion().equals(after.getMetadata().getResourceVersion())) {
         statusWrites.incrementAndGet();
+        writeTimes.add(System.nanoTime());
       }
       seen(after);
     }
@@ -410,6 +424,7 @@ public final class BroodOperationBenchmark {
         return;
       }
       last.set(status);
+      lastStatusBytes.set(YAML.asJson(status).length());
       int inFlight = (int) status.targets.stream().filter(t -> t.phase == TargetPhase.Running
           || t.phase == TargetPhase.Paused || t.phase == TargetPhase.Unknown).count();
       mostInFlight.accumulateAndGet(inFlight, Math::max);
