@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: node-up node-down node-check test-real-node deps build demo demo-check demo-played demo-played-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-clusters bench-dashboard-page bench-hibernation clean
+.PHONY: node-up node-down node-check test-real-node deps build demo demo-check demo-played demo-played-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-clusters bench-brood bench-dashboard-page bench-hibernation clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -144,6 +144,12 @@ bench-clusters: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt && \
 	$(MVN) -q -pl dashboard dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/runtime-classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.MemberClustersListBenchmark $(ARGS)
+
+# Issue 28: a reapplyConfiguration BroodOperation over 1,000 Controllers on 2 clusters (two kube-apiservers, one NATS),
+# maxConcurrent 50; ARGS="controllers-per-cluster max-concurrent"; figures go to docs/benchmarks.md.
+bench-brood: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.BroodOperationBenchmark $(ARGS)
 
 # Issue 14's browser figures (Controllers page with 1,000 controllers in Chromium, bundle sizes, the page's heap after
 # ten minutes of live activity); ARGS="controllers minutes events-per-second"; figures go to docs/benchmarks.md.
