@@ -51,6 +51,11 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
   /** How often a paused run, or one waiting for a cluster's list, looks again. */
   static final Duration WAITING_PASS = Duration.ofSeconds(5);
   static final Set<Phase> FINAL = EnumSet.of(Phase.Succeeded, Phase.Failed, Phase.Cancelled);
+  /**
+   * Targets one operation may hold: each takes about 600 bytes of status, and a status beyond etcd's 1.5 MiB request
+   * limit could no longer be written (docs/benchmarks.md).
+   */
+  public static final int MAX_TARGETS = 2000;
   private static final Logger LOG = LoggerFactory.getLogger(BroodOperationReconciler.class);
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
@@ -193,6 +198,14 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
     }
     status.planDigest = digest;
     status.unresolvedClusters = new ArrayList<>();
+    if (status.targets.size() > MAX_TARGETS) {
+      status.phase = Phase.Failed;
+      status.completedAt = now.toString();
+      status.message = "spec.targets of BroodOperation " + name(operation) + " selects " + status.targets.size()
+          + " Controllers; one operation runs at most " + MAX_TARGETS + "; fix: split it by cluster or namespace";
+      status.targets = new ArrayList<>();
+      return Optional.empty();
+    }
     status.startedAt = now.toString();
     if (status.targets.isEmpty()) {
       status.phase = Phase.Succeeded;
