@@ -250,6 +250,12 @@ public final class TargetStepExecutor {
       marks.put("quietedAt", now.toString());
       jenkins.oneShot(id, OneShot.Action.QUIET_DOWN, request + "-quiet", now.plus(COMMAND_DEADLINE));
     }
+    // no build may start while the running ones are waited for: Jenkins must be quiet first
+    Optional<ObservedState> observed = observed(id);
+    if (observed.isPresent() && !observed.get().getQuietingDown()
+        && !now.isAfter(Instant.parse(marks.get("quietedAt")).plus(op.drainTimeout()))) {
+      return Optional.of(new Outcome.Waiting("waiting for Jenkins to quiet down"));
+    }
     Optional<Outcome> idle = waitForIdle(op, controller, Instant.parse(marks.get("quietedAt")), now);
     if (idle.isPresent() && idle.get() instanceof Outcome.Failed failed) {
       jenkins.oneShot(id, OneShot.Action.CANCEL_QUIET_DOWN, request + "-unquiet", now.plus(COMMAND_DEADLINE));
