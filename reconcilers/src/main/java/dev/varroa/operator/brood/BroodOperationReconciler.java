@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class BroodOperationReconciler implements Reconciler<BroodOperation> {
   /** How often a run with targets in flight looks again. */
   static final Duration IN_FLIGHT_PASS = Duration.ofSeconds(1);
+  /** How soon targets started in a pass get their first step pass. */
+  static final Duration STARTED_PASS = Duration.ofMillis(100);
   /** How often a paused run, or one waiting for a cluster's list, looks again. */
   static final Duration WAITING_PASS = Duration.ofSeconds(5);
   static final Set<Phase> FINAL = EnumSet.of(Phase.Succeeded, Phase.Failed, Phase.Cancelled);
@@ -225,6 +227,7 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
     BroodOperationSpec spec = operation.getSpec();
     OperationContext op = OperationContext.of(cluster.get(), operation, status.planDigest, status.steps);
     boolean cancel = Boolean.TRUE.equals(spec.cancel);
+    boolean started = false;
     advance(op, status.targets, cancel, now);
     if (cancel) {
       for (Target target : status.targets) {
@@ -235,7 +238,9 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
         }
       }
     } else {
-      for (int index : BroodProgress.toStart(spec, status.targets)) {
+      List<Integer> starting = BroodProgress.toStart(spec, status.targets);
+      started = !starting.isEmpty();
+      for (int index : starting) {
         Target target = status.targets.get(index);
         target.phase = TargetPhase.Running;
         target.step = 0;
@@ -285,7 +290,8 @@ public final class BroodOperationReconciler implements Reconciler<BroodOperation
       status.message = BroodProgress.count(status.targets, TargetPhase.Succeeded) + " of " + status.targets.size()
           + " target(s) done, " + inFlight + " in flight";
     }
-    return Optional.of(inFlight > 0 ? IN_FLIGHT_PASS : WAITING_PASS);
+    // targets started now act in the next pass, right after this pass's status write recorded them as Running
+    return Optional.of(started ? STARTED_PASS : inFlight > 0 ? IN_FLIGHT_PASS : WAITING_PASS);
   }
 
   /** One step pass for every target in flight: here through the executor, elsewhere through its cluster's operator. */

@@ -68,6 +68,11 @@ class ControllerChangeClassesIT {
               YAML.asJson(status(client, "team")))
           .isNotEqualTo(restartHash(before)));
 
+      // the plugin change settles first (its bundle, the roll and the status that follows): no write for 3 s
+      java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger(-1);
+      await().atMost(DEADLINE).during(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(500))
+          .until(() -> writes.getAndSet(counter.of(RequestCounter.Kind.WRITE).size())
+              == counter.of(RequestCounter.Kind.WRITE).size());
       // A forced resync of an unchanged Controller: a fresh operator reconciles everything once.
       operator.close();
       counter.reset();
