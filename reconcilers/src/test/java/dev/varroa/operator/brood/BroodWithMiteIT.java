@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A brood operation's safeRestart through the real control channel: a real gateway and NATS, a real mite next to the
  * Jenkins contract fixture (PodPlayer), the operator's Controller and BroodOperation reconcilers. Jenkins quiets down,
  * the running build is waited for, Jenkins' own safe restart happens once, and the step ends when the mite sees
- * Jenkins answer again (jenkins_up_since).
+ * Jenkins answer again (jenkins_up_since). The mite observes Jenkins every second here (the gateway's heartbeat
+ * interval, 15 s in production), so the steps see each change quickly.
  */
 @WithKubeApiServer
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -74,7 +75,7 @@ class BroodWithMiteIT {
     Path caCert = dir.resolve("ca.crt");
     CertificateAuthority ca = CertificateAuthority.createFiles(caCert, dir.resolve("ca.key"));
     gateway = Gateway.start(GatewaySettings.of("gw-1", NATS.server().url(), caCert, dir.resolve("ca.key"))
-        .withListen("127.0.0.1", 0));
+        .withListen("127.0.0.1", 0).withHeartbeatInterval(Duration.ofSeconds(1)));
     channel = new ControlChannel(NATS.server().connect(), GatewaySettings.DEFAULT_CLUSTER_NAME,
         "127.0.0.1:" + gateway.port(), ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
     controllers = client.resources(Controller.class).inAnyNamespace().inform();
