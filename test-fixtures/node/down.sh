@@ -114,6 +114,10 @@ fi
 if [[ -d $NODE_DIR/logs ]]; then
   rm -rf "$NODE_CACHE/last-logs"
   cp -r "$NODE_DIR/logs" "$NODE_CACHE/last-logs"
+  # the containers' own output (a pod that crash-looped says why only there)
+  if [[ -d $NODE_DIR/pod-logs ]]; then
+    cp -rL "$NODE_DIR/pod-logs" "$NODE_CACHE/last-logs/pods" 2>/dev/null || true
+  fi
 fi
 rm -rf "$NODE_DIR" 2>/dev/null || { sleep 1; rm -rf "$NODE_DIR"; }
 say "node down; state folder removed, logs in $NODE_CACHE/last-logs"

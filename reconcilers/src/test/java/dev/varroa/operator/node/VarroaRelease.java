@@ -90,10 +90,30 @@ final class VarroaRelease implements AutoCloseable {
   }
 
   private static boolean crashLooping(KubernetesClient client, String namespace) {
-    return client.pods().inNamespace(namespace).list().getItems().stream()
-        .flatMap(p -> p.getStatus().getContainerStatuses() == null ? java.util.stream.Stream.empty()
-            : p.getStatus().getContainerStatuses().stream())
-        .anyMatch(s -> s.getRestartCount() != null && s.getRestartCount() >= 5);
+    for (Pod pod : client.pods().inNamespace(namespace).list().getItems()) {
+      if (pod.getStatus().getContainerStatuses() == null) {
+        continue;
+      }
+      for (var container : pod.getStatus().getContainerStatuses()) {
+        if (container.getRestartCount() != null && container.getRestartCount() >= 5) {
+          // the container's last words go with the node: say them before failing
+          System.err.println("pod " + pod.getMetadata().getName() + " container " + container.getName()
+              + " restarted " + container.getRestartCount() + " times; last state " + container.getLastState()
+              + "; its previous log:\n" + previousLog(client, pod, container.getName()));
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static String previousLog(KubernetesClient client, Pod pod, String container) {
+    try {
+      return client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .inContainer(container).terminated().tailingLines(40).getLog();
+    } catch (RuntimeException e) {
+      return "(not readable: " + e.getMessage() + ")";
+    }
   }
 
   static String describe(Pod pod) {
