@@ -29,12 +29,14 @@ public record Target(String cluster, String namespace, String controller, Map<St
   }
 
   public String describe() {
+    // "*" is a BroodOperation's every registered cluster
+    String where = "*".equals(cluster) ? "every cluster" : "cluster " + cluster;
     if (global()) {
-      return "cluster " + cluster;
+      return where;
     }
     if (controller.isEmpty()) {
-      return "namespace " + namespace + " in cluster " + cluster;
+      return "namespace " + namespace + " in " + where;
     }
-    return "controller " + namespace + "/" + controller + " in cluster " + cluster;
+    return "controller " + namespace + "/" + controller + " in " + where;
   }
 }

@@ -78,8 +78,15 @@ public final class ClusterActions {
   private Map<String, Object> decide(Action action) throws ActionRefused {
     String cluster = action.target().cluster();
     try {
-      grants.apply(action.caller()).require(action.verb().permission(), action.verb().brood()
+      Grants granted = grants.apply(action.caller());
+      granted.require(action.verb().permission(), action.verb().brood()
           ? Target.namespaced(cluster, action.target().namespace()) : Target.cluster(cluster));
+      if (action.verb() == ActionVerb.BROODOP_CREATE) {
+        // the operation acts where its targets are, not where it is stored
+        for (Target reached : BroodTargetReach.of(action.manifest(), cluster)) {
+          granted.require(action.verb().permission(), reached);
+        }
+      }
     } catch (Forbidden denied) {
       throw ActionRefused.forbidden(denied);
     }

@@ -65,7 +65,7 @@ class BroodOperationActionsIT {
 
   @RegisterExtension
   static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user("alice"),
-      BffFixtures.user("bob"), BffFixtures.user("dave")), List.of(BffStack.redirectUri(PORT)));
+      BffFixtures.user("bob"), BffFixtures.user("carol"), BffFixtures.user("dave")), List.of(BffStack.redirectUri(PORT)));
 
   private static KubernetesClient client;
   private static Connection operatorBus;
@@ -91,6 +91,17 @@ class BroodOperationActionsIT {
         """, VarroaRole.class);
     BffFixtures.binding(client, "alice-runs-brood", "brood-operator", "User", "alice", null);
     BffFixtures.binding(client, "bob-runs-brood-in-team-b", "brood-operator", "User", "bob", "team-b");
+    BffFixtures.create(client, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: VarroaRole
+        metadata: {name: brood-operator-here}
+        spec:
+          rules:
+            - verbs: [create]
+              resources: [broodoperations]
+              clusters: [%s]
+        """.formatted(BffStack.CLUSTER), VarroaRole.class);
+    BffFixtures.binding(client, "carol-runs-brood-here", "brood-operator-here", "User", "carol", null);
     BffFixtures.binding(client, "dave-reads", "reader", "User", "dave", null);
 
     operatorBus = NATS.server().connect();
@@ -105,7 +116,7 @@ class BroodOperationActionsIT {
     }).subscribe("activity.>");
     watcher.flush(DEADLINE);
     stack = BffStack.start(client, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT);
-    for (String name : List.of("alice", "bob", "dave")) {
+    for (String name : List.of("alice", "bob", "carol", "dave")) {
       TOKENS.put(name, BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), name,
           BffFixtures.password(name)).idToken());
     }
@@ -221,6 +232,50 @@ class BroodOperationActionsIT {
     assertThat(elsewhere.path("missing").path("namespace").asText()).isEqualTo("team-a");
     assertThat(client.resources(BroodOperation.class).inNamespace("team-a").withName("dave-wave").get()).isNull();
     assertThat(client.resources(BroodOperation.class).inNamespace("team-a").withName("bob-wave").get()).isNull();
+  }
+
+  @Test
+  void aCreateNeedsTheVerbWhereverItsTargetsReachNotOnlyWhereItIsStored() throws Exception {
+    String inTeamB = """
+        apiVersion: varroa.dev/v1alpha1
+        kind: BroodOperation
+        metadata: {name: %s, namespace: team-b}
+        spec:
+          targets: %s
+          steps: [{type: safeRestart}]
+        """;
+    // bob may create BroodOperations in team-b only: one there that restarts team-a's Controllers is refused
+    String id = UUID.randomUUID().toString();
+    JsonNode across = json(post("bob", id, "broodop-create", "team-b", "",
+        inTeamB.formatted("reach-a", "{namespaces: [team-b, team-a]}")), 403);
+    assertThat(across.path("message").asText()).contains("namespace team-a in cluster " + BffStack.CLUSTER);
+    assertThat(across.path("missing").path("namespace").asText()).isEqualTo("team-a");
+    assertThat(awaitAudit(id).getAttributesMap()).containsEntry("outcome", "denied");
+    // namespaces omitted reach every namespace: only a grant on the whole cluster covers that
+    JsonNode everywhere = json(post("bob", UUID.randomUUID().toString(), "broodop-create", "team-b", "",
+        inTeamB.formatted("reach-all", "{phases: [Connected]}")), 403);
+    assertThat(everywhere.path("message").asText()).contains("of cluster " + BffStack.CLUSTER + ":");
+    assertThat(everywhere.path("missing").has("namespace")).isFalse();
+    // carol may create them anywhere in this cluster: every cluster is beyond her grant, this one whole is not
+    JsonNode everyCluster = json(post("carol", UUID.randomUUID().toString(), "broodop-create", "team-b", "",
+        inTeamB.formatted("reach-fleet", "{clusters: ['*'], namespaces: [team-b]}")), 403);
+    assertThat(everyCluster.path("message").asText()).contains("namespace team-b in every cluster");
+    json(post("carol", UUID.randomUUID().toString(), "broodop-create", "team-b", "",
+        inTeamB.formatted("carol-here", "{phases: [Connected]}")), 200);
+    for (String name : List.of("reach-a", "reach-all", "reach-fleet")) {
+      assertThat(client.resources(BroodOperation.class).inNamespace("team-b").withName(name).get()).isNull();
+    }
+    // within its own namespace the same grant suffices, and alice's unscoped grant covers every cluster
+    json(post("bob", UUID.randomUUID().toString(), "broodop-create", "team-b", "",
+        inTeamB.formatted("reach-own", "{namespaces: [team-b]}")), 200);
+    JsonNode fleet = json(post("alice", UUID.randomUUID().toString(), "broodop-create", "team-b", "",
+        inTeamB.formatted("alice-fleet", "{clusters: ['*'], phases: [Connected]}") + "  dryRun: true\n"), 200);
+    assertThat(fleet.path("outcome").asText()).isEqualTo("done");
+    // a manifest whose targets cannot be read is refused before anything is sent
+    JsonNode unreadable = json(post("bob", UUID.randomUUID().toString(), "broodop-create", "team-b", "",
+        inTeamB.formatted("reach-odd", "{namespaces: team-a}")), 400);
+    assertThat(unreadable.path("field").asText()).isEqualTo("manifest");
+    assertThat(unreadable.path("message").asText()).contains("spec.targets.namespaces must be a list");
   }
 
   private static BroodOperation operation(String name) {
