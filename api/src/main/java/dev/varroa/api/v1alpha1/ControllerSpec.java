@@ -24,4 +24,8 @@ public class ControllerSpec extends ControllerSettings {
 
   @JsonPropertyDescription("A VolumeSnapshot that JENKINS_HOME starts from, restored before Jenkins starts.")
   public RestoreSpec restore;
+
+  @JsonPropertyDescription("Written by the CellPool that owns a cell Controller: its pool and the Teams it hosts."
+      + " Not for people to set.")
+  public CellAssignment cell;
 }

@@ -51,6 +51,9 @@ public class ControllerStatus extends ConditionedStatus {
   @JsonPropertyDescription("The inactivity policy: when the controller was parked and what woke it.")
   public HibernationStatus hibernation;
 
+  @JsonPropertyDescription("For a cell: the CellPool that owns it and the Teams it hosts.")
+  public CellAssignment cell;
+
   /** What the gateways last reported about the mite stream. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class MiteStatus {

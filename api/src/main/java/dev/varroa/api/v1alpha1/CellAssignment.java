@@ -1,0 +1,22 @@
+package dev.varroa.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
+
+/** A Controller that is a cell: the CellPool that owns it and the Teams it hosts. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class CellAssignment {
+  @JsonPropertyDescription("The CellPool (same namespace) that owns this cell.")
+  public String pool;
+
+  @JsonPropertyDescription("The Teams the cell hosts, by name: a folder with its pipelines each.")
+  public List<String> teams;
+
+  public CellAssignment() {}
+
+  public CellAssignment(String pool, List<String> teams) {
+    this.pool = pool;
+    this.teams = List.copyOf(teams);
+  }
+}
