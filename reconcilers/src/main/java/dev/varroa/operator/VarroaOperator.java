@@ -17,6 +17,9 @@ import dev.varroa.operator.brood.JenkinsOfController;
 import dev.varroa.operator.brood.RemoteClusters;
 import dev.varroa.operator.brood.TargetStepExecutor;
 import dev.varroa.operator.brood.schedule.BroodScheduleReconciler;
+import dev.varroa.operator.cell.CellPoolReconciler;
+import dev.varroa.operator.cell.PlacementRecord;
+import dev.varroa.operator.cell.TeamReconciler;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
 import dev.varroa.operator.catalog.CatalogSourceReconciler;
@@ -113,6 +116,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final BroodOperationReconciler broodOperations;
   private BroodTargetResponder broodTargets;
   private boolean broodReconcilers = true;
+  private boolean cellReconcilers = true;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -196,7 +200,22 @@ public final class VarroaOperator implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Starts without the CellPool and Team reconcilers: for tests that write those objects' status themselves, as the
+   * dashboard's do. Call before {@link #start}.
+   */
+  public VarroaOperator withoutCellReconcilers() {
+    cellReconcilers = false;
+    return this;
+  }
+
   public void start() {
+    if (cellReconcilers) {
+      // cells: each pool's Controllers, its teams' placement, drains and rolls (docs/cells.md)
+      operator.register(new CellPoolReconciler(clock, channel == null ? JenkinsOfController.NONE
+          : JenkinsOfController.of(channel), activity, PlacementRecord.NONE));
+      operator.register(new TeamReconciler(clock));
+    }
     if (broodReconcilers) {
       operator.register(broodOperations);
       // BroodSchedules create BroodOperations at their times (docs/brood-schedules.md)

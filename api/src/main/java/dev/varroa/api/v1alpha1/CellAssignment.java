@@ -13,10 +13,15 @@ public class CellAssignment {
   @JsonPropertyDescription("The Teams the cell hosts, by name: a folder with its pipelines each.")
   public List<String> teams;
 
+  @JsonPropertyDescription("True while the pool scales this cell away: its teams already run on other cells, its jobs"
+      + " stay (without triggers) until the builds queued or running here have finished, then the cell is deleted.")
+  public Boolean draining;
+
   public CellAssignment() {}
 
-  public CellAssignment(String pool, List<String> teams) {
+  public CellAssignment(String pool, List<String> teams, boolean draining) {
     this.pool = pool;
     this.teams = List.copyOf(teams);
+    this.draining = draining ? Boolean.TRUE : null;
   }
 }
