@@ -90,3 +90,38 @@ podSelector:
 {{- end }}
 {{- end }}
 {{- end -}}
+{{/* networkPolicy.cellIsolation: where the cells' Jenkins pods may connect; the operator adds its update centers. */}}
+{{- define "varroa.np.cellEgress" -}}
+{{- $np := .Values.networkPolicy -}}
+{{ include "varroa.np.dns" . }}
+# This release's gateways: the mite's control channel.
+- to:
+    - namespaceSelector:
+        matchLabels:
+          kubernetes.io/metadata.name: {{ .Release.Namespace }}
+      {{- include "varroa.np.pods" (dict "root" . "component" "gateway") | nindent 6 }}
+  ports:
+    - port: 9090
+      protocol: TCP
+# The API server: Jenkins starts its agents' pods (networkPolicy.apiServer.cidrs, else any address on its ports).
+{{- if $np.apiServer.cidrs }}
+- to:
+    {{- range $np.apiServer.cidrs }}
+    - ipBlock:
+        cidr: {{ . }}
+    {{- end }}
+  ports:
+{{- else }}
+- ports:
+{{- end }}
+    - port: 443
+      protocol: TCP
+    - port: 6443
+      protocol: TCP
+{{- with include "varroa.np.blobS3Egress" . | trim }}
+{{ . }}
+{{- end }}
+{{- with $np.cellIsolation.extraEgress }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}

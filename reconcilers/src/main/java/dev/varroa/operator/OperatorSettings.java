@@ -2,6 +2,7 @@ package dev.varroa.operator;
 
 import dev.varroa.operator.controller.ControllerSettings;
 import dev.varroa.operator.install.InstallationSettings;
+import dev.varroa.operator.cell.CellIsolation;
 import dev.varroa.operator.render.resolve.InstallationDefaults;
 import dev.varroa.operator.updatecenter.ManagedUpdateCenterSettings;
 import java.nio.file.Path;
@@ -25,9 +26,11 @@ import java.util.stream.Collectors;
  * @param httpPort port of /healthz, /readyz and /metrics ({@value #ENV_HTTP_PORT})
  * @param updateCenters where and how managed UpdateCenters run (namespace, default image, status poll)
  * @param controllers what the installation gives every Controller (chart values, waker Service, home copy image)
+ * @param cellIsolation the egress of cells when networkPolicy.cellIsolation is on ({@value CellIsolation#ENV})
  */
 public record OperatorSettings(Path cacheDirectory, Optional<String> leaseNamespace, Set<String> plainHttpRegistries,
-    String clusterName, int httpPort, ManagedUpdateCenterSettings updateCenters, ControllerSettings controllers) {
+    String clusterName, int httpPort, ManagedUpdateCenterSettings updateCenters, ControllerSettings controllers,
+    Optional<CellIsolation> cellIsolation) {
   public static final String ENV_CACHE_DIR = "VARROA_CACHE_DIR";
   public static final String DEFAULT_CACHE_DIR = "/var/cache/varroa";
   public static final String ENV_LEASE_NAMESPACE = "VARROA_LEASE_NAMESPACE";
@@ -45,7 +48,8 @@ public record OperatorSettings(Path cacheDirectory, Optional<String> leaseNamesp
    */
   public static OperatorSettings defaults(Path cacheDirectory) {
     return new OperatorSettings(cacheDirectory, Optional.empty(), Set.of(), VarroaOperator.LOCAL_CLUSTER_NAME,
-        VarroaOperator.DEFAULT_HTTP_PORT, ManagedUpdateCenterSettings.fromEnv(Map.of()), ControllerSettings.defaults());
+        VarroaOperator.DEFAULT_HTTP_PORT, ManagedUpdateCenterSettings.fromEnv(Map.of()), ControllerSettings.defaults(),
+        Optional.empty());
   }
 
   /**
@@ -61,7 +65,7 @@ public record OperatorSettings(Path cacheDirectory, Optional<String> leaseNamesp
     return new OperatorSettings(Path.of(env.getOrDefault(ENV_CACHE_DIR, DEFAULT_CACHE_DIR)),
         lease.isEmpty() ? Optional.empty() : Optional.of(lease), plainHttp, clusterName(env, installation),
         httpPort(env), ManagedUpdateCenterSettings.fromEnv(env),
-        ControllerSettings.fromEnv(env, Optional.of(namespace)));
+        ControllerSettings.fromEnv(env, Optional.of(namespace)), CellIsolation.fromEnv(env));
   }
 
   /**
@@ -79,22 +83,28 @@ public record OperatorSettings(Path cacheDirectory, Optional<String> leaseNamesp
   /** @param namespace where the Lease lives; null or blank runs without leader election */
   public OperatorSettings withLeaseNamespace(String namespace) {
     return new OperatorSettings(cacheDirectory, Optional.ofNullable(namespace).filter(n -> !n.isBlank()),
-        plainHttpRegistries, clusterName, httpPort, updateCenters, controllers);
+        plainHttpRegistries, clusterName, httpPort, updateCenters, controllers, cellIsolation);
   }
 
   public OperatorSettings withPlainHttpRegistries(Set<String> registries) {
     return new OperatorSettings(cacheDirectory, leaseNamespace, registries, clusterName, httpPort, updateCenters,
-        controllers);
+        controllers, cellIsolation);
   }
 
   public OperatorSettings withUpdateCenters(ManagedUpdateCenterSettings changed) {
     return new OperatorSettings(cacheDirectory, leaseNamespace, plainHttpRegistries, clusterName, httpPort, changed,
-        controllers);
+        controllers, cellIsolation);
   }
 
   public OperatorSettings withInstallation(InstallationDefaults installation) {
     return new OperatorSettings(cacheDirectory, leaseNamespace, plainHttpRegistries, clusterName, httpPort,
-        updateCenters, controllers.withInstallation(installation));
+        updateCenters, controllers.withInstallation(installation), cellIsolation);
+  }
+
+  /** Cells with networkPolicy.cellIsolation's egress. */
+  public OperatorSettings withCellIsolation(CellIsolation isolation) {
+    return new OperatorSettings(cacheDirectory, leaseNamespace, plainHttpRegistries, clusterName, httpPort,
+        updateCenters, controllers, Optional.of(isolation));
   }
 
   private static int httpPort(Map<String, String> env) {

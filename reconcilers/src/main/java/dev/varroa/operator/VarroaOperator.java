@@ -117,6 +117,7 @@ public final class VarroaOperator implements AutoCloseable {
   private BroodTargetResponder broodTargets;
   private boolean broodReconcilers = true;
   private boolean cellReconcilers = true;
+  private final Optional<dev.varroa.operator.cell.CellIsolation> cellIsolation;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -142,6 +143,7 @@ public final class VarroaOperator implements AutoCloseable {
     this.activity = activity;
     this.clock = clock;
     this.hibernation = settings.controllers().hibernation();
+    this.cellIsolation = settings.cellIsolation();
     this.channel = channel;
     this.client = client;
     // the action ledger lives beside the Lease (the pod's namespace when installed)
@@ -213,7 +215,7 @@ public final class VarroaOperator implements AutoCloseable {
     if (cellReconcilers) {
       // cells: each pool's Controllers, its teams' placement, drains and rolls (docs/cells.md)
       operator.register(new CellPoolReconciler(clock, channel == null ? JenkinsOfController.NONE
-          : JenkinsOfController.of(channel), activity, PlacementRecord.NONE));
+          : JenkinsOfController.of(channel), activity, PlacementRecord.NONE, cellIsolation));
       operator.register(new TeamReconciler(clock));
     }
     if (broodReconcilers) {

@@ -76,6 +76,6 @@ class OperatorSettingsTest {
 
     assertThat(changed.plainHttpRegistries()).containsExactly("r:1");
     assertThat(changed).isEqualTo(new OperatorSettings(base.cacheDirectory(), base.leaseNamespace(), Set.of("r:1"),
-        base.clusterName(), base.httpPort(), base.updateCenters(), base.controllers()));
+        base.clusterName(), base.httpPort(), base.updateCenters(), base.controllers(), base.cellIsolation()));
   }
 }

@@ -64,6 +64,9 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   private final JenkinsOfController jenkins;
   private final ActivityPublisher activity;
   private final PlacementRecord record;
+  private final Optional<CellIsolation> isolation;
+  /** The egress policy last written per pool (namespace/name), so an unchanged one is not written again. */
+  private final Map<String, String> policies = new java.util.concurrent.ConcurrentHashMap<>();
   private InformerEventSource<Controller, CellPool> cells;
   private InformerEventSource<Team, CellPool> teams;
   /** The last placement recorded per pool (namespace/name): an unchanged placement is not sent again. */
@@ -71,11 +74,12 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   private final Map<String, List<PlacementRecord.Entry>> recorded = new java.util.concurrent.ConcurrentHashMap<>();
 
   public CellPoolReconciler(Clock clock, JenkinsOfController jenkins, ActivityPublisher activity,
-      PlacementRecord record) {
+      PlacementRecord record, Optional<CellIsolation> isolation) {
     this.clock = clock;
     this.jenkins = jenkins;
     this.activity = activity;
     this.record = record;
+    this.isolation = isolation;
   }
 
   @Override
@@ -156,7 +160,26 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       status.placedTeams = wanting.size() - placement.unplaced().size();
       status.unplacedTeams = placement.unplaced().isEmpty() ? null : placement.unplaced();
       recordPlacement(placement, wanting);
+      isolate(status.cells.stream().map(c -> c.name).toList());
       return finish(status, placement);
+    }
+
+    /** networkPolicy.cellIsolation: the pool's egress policy names every cell; off, the policy is removed once. */
+    private void isolate(List<String> cellNames) {
+      String key = namespace + "/" + name;
+      if (isolation.isEmpty() || cellNames.isEmpty()) {
+        if (!"".equals(policies.put(key, ""))) {
+          client.network().v1().networkPolicies().inNamespace(namespace)
+              .withName(CellNetworkPolicyRenderer.name(name)).delete();
+        }
+        return;
+      }
+      var policy = CellNetworkPolicyRenderer.render(pool, cellNames, isolation.get());
+      String json = JSON.asJson(policy);
+      if (!json.equals(policies.get(key))) {
+        client.resource(policy).fieldManager(OwnedObjectApplier.FIELD_MANAGER).forceConflicts().serverSideApply();
+        policies.put(key, json);
+      }
     }
 
     /** Each team's cell now: a staying cell wins over a cell scaled away that still lists the team while it drains. */

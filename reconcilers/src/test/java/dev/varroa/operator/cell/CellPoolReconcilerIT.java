@@ -58,6 +58,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CellPoolReconcilerIT {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
+  /** What the chart would hand over for networkPolicy.cellIsolation: here, the resolver only. */
+  private static final CellIsolation ISOLATION = CellIsolation.fromEnv(Map.of(CellIsolation.ENV,
+      "[{\"to\":[{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"kube-system\"}}}],"
+          + "\"ports\":[{\"port\":53,\"protocol\":\"UDP\"}]}]")).orElseThrow();
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -125,6 +129,13 @@ class CellPoolReconcilerIT {
       assertThat(controller.getSpec().composedBundleRef.name).as("the template's spec").isEqualTo("cells");
     }
     CellPool status = awaitPool(ns, "shared", s -> s.placedTeams != null && s.placedTeams == 7);
+    var policy = admin.network().v1().networkPolicies().inNamespace(ns).withName("varroa-cells-shared").get();
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Egress");
+    assertThat(policy.getSpec().getPodSelector().getMatchExpressions()).singleElement()
+        .satisfies(e -> assertThat(e.getValues()).containsExactly("shared-0", "shared-1", "shared-2"));
+    assertThat(policy.getSpec().getEgress()).hasSize(2);
+    assertThat(policy.getSpec().getEgress().get(1).getTo().get(0).getPodSelector().getMatchLabels())
+        .containsEntry("app.kubernetes.io/name", "varroa-update-center");
     assertThat(status.getStatus().replicas).isEqualTo(3);
     assertThat(status.getStatus().selector).isEqualTo("varroa.dev/cell-pool=shared");
     Map<String, String> since = teams(ns).stream().collect(Collectors.toMap(t -> t.getMetadata().getName(),
@@ -188,6 +199,9 @@ class CellPoolReconcilerIT {
     jenkins.observe(third, 0, 0);
     await().atMost(DEADLINE).until(() -> cell(ns, "pool-2") == null);
     CellPool after = awaitPool(ns, "pool", s -> s.replicas != null && s.replicas == 2);
+    await().atMost(DEADLINE).until(() -> admin.network().v1().networkPolicies().inNamespace(ns)
+        .withName("varroa-cells-pool").get().getSpec().getPodSelector().getMatchExpressions().get(0).getValues(),
+        v -> v.equals(List.of("pool-0", "pool-1")));
     assertThat(after.getStatus().cells).extracting(c -> c.name).containsExactly("pool-0", "pool-1");
     assertThat(awaitActivity(e -> CellPoolReconciler.CELL_REMOVED.equals(e.getKind())).getSummary())
         .contains("pool-2").contains(leaving.get(0));
@@ -268,7 +282,7 @@ class CellPoolReconcilerIT {
   private void startOperator(String namespace) {
     ActivityPublisher publisher = new ActivityPublisher(() -> bus, "core", "operator", clock);
     operator = new Operator(o -> o.withKubernetesClient(account.client()).withCloseClientOnStop(false));
-    pools = new CellPoolReconciler(clock, jenkins, publisher, PlacementRecord.NONE);
+    pools = new CellPoolReconciler(clock, jenkins, publisher, PlacementRecord.NONE, Optional.of(ISOLATION));
     operator.register(pools, c -> c.settingNamespace(namespace));
     operator.register(new TeamReconciler(clock), c -> c.settingNamespace(namespace));
     operator.start();
