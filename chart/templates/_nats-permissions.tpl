@@ -101,6 +101,8 @@ publish:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "activity.CLUSTER.>") | nindent 4 }}
     # RecorderJobSchedules: a parked controller's timer triggers, asked of the recorder (request/reply).
     - "varroa.recorder.job-schedules"
+    # RecorderTeamPlacements: a CellPool's team placements, recorded in the core's record store (request/reply).
+    - "varroa.recorder.team-placements"
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_clusters.CLUSTER") | nindent 4 }}
@@ -132,6 +134,8 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-operations varroa-operator") | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-schedules varroa-operator") | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-targets varroa-operator") | nindent 4 }}
+    # CellWakeResponder wakes the cell hosting a team when the core's recorder asks (docs/cells.md).
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.cell-wake varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
     # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
@@ -212,12 +216,16 @@ publish:
     - "$JS.API.CONSUMER.INFO.varroa_activity.varroa-recorder-activity"
     - "$JS.API.CONSUMER.MSG.NEXT.varroa_activity.varroa-recorder-activity"
     - "$JS.ACK.varroa_activity.varroa-recorder-activity.>"
+    # CellWakes: the recorder sends a cell wake to the operator of the cluster hosting the team (seed 002).
+    - "varroa.clusters.*.cell-wake"
 subscribe:
   allow:
     # The ledger answers build claims in the recorder's queue group.
     - "varroa.ledger.claim varroa-recorder"
     # JobSchedulesResponder answers the operator's requests for a controller's timer triggers.
     - "varroa.recorder.job-schedules varroa-recorder"
+    # TeamPlacementsResponder records every cluster's CellPool placements.
+    - "varroa.recorder.team-placements varroa-recorder"
     - "_INBOX.>"
 allow_responses: true
 {{- end -}}

@@ -31,6 +31,12 @@ public final class BusNames {
    */
   public static final String JOB_SCHEDULES_SUBJECT = "varroa.recorder.job-schedules";
 
+  /**
+   * Subject the recorder takes a CellPool's team placements on (queue group {@link #RECORDER_QUEUE_GROUP}); payload
+   * TeamPlacements (the pool's whole placement), reply TeamPlacementsRecorded. Every cluster's operator sends here.
+   */
+  public static final String TEAM_PLACEMENTS_SUBJECT = "varroa.recorder.team-placements";
+
   /** JetStream stream (seed 001): the recorder's fixed 72-hour buffer of every activity subject, payload ActivityEvent. */
   public static final String ACTIVITY_STREAM = "varroa_activity";
   /** How long {@link #ACTIVITY_STREAM} keeps an event, drained into the PostgreSQL activity table or not. */
@@ -121,6 +127,14 @@ public final class BusNames {
    */
   public static String clusterBroodTargets(String cluster) {
     return "varroa.clusters." + token(cluster) + ".brood-targets";
+  }
+
+  /**
+   * Request subject a cluster's operator wakes the cell hosting a team on (CellWake, reply CellWakeResult, queue group
+   * {@link #OPERATOR_QUEUE_GROUP}); only the core's recorder publishes here, only that cluster's operator answers.
+   */
+  public static String clusterCellWake(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".cell-wake";
   }
 
   /** Activity of one controller (seed 001): activity.&lt;cluster&gt;.&lt;namespace&gt;.&lt;name&gt;. */

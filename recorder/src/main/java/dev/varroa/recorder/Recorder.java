@@ -15,6 +15,7 @@ import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.ClaimLedger;
 import dev.varroa.recorder.store.JobScheduleReader;
 import dev.varroa.recorder.store.RecordStore;
+import dev.varroa.recorder.store.TeamPlacementWriter;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import java.io.IOException;
@@ -56,14 +57,18 @@ public final class Recorder implements AutoCloseable {
   private final RetentionSweeper retention;
   private final LedgerResponder ledger;
   private final JobSchedulesResponder schedules;
+  private final TeamPlacementsResponder placements;
+  private final CellWakes cellWakes;
   private final ScheduledExecutorService checks;
   private final Optional<LogStore> logs;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
       ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, JobSchedulesResponder schedules,
-      ScheduledExecutorService checks, Optional<LogStore> logs) {
+      TeamPlacementsResponder placements, ScheduledExecutorService checks, Optional<LogStore> logs) {
     this.schedules = schedules;
+    this.placements = placements;
+    this.cellWakes = new CellWakes(bus::connection, CellWakes.ANSWER_WAIT);
     this.logs = logs;
     this.health = health;
     this.store = store;
@@ -135,11 +140,13 @@ public final class Recorder implements AutoCloseable {
           new BuildEventWriter(store.dataSource(), settings.clusterName()), databaseUp::set);
       LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
       JobSchedulesResponder schedules = new JobSchedulesResponder(new JobScheduleReader(store.dataSource()));
+      TeamPlacementsResponder placements = new TeamPlacementsResponder(new TeamPlacementWriter(store.dataSource()));
       bus.addListener(new BusListener() {
         @Override
         public void connected(Connection connection) {
           ledger.subscribe(connection);
           schedules.subscribe(connection);
+          placements.subscribe(connection);
         }
       });
       ActivityConsumer activity = new ActivityConsumer(bus, new ActivityWriter(store.dataSource(),
@@ -173,7 +180,8 @@ public final class Recorder implements AutoCloseable {
       }, 0, READER_GRANT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
-      return new Recorder(health, store, bus, consumer, activity, retention, ledger, schedules, checks, logs);
+      return new Recorder(health, store, bus, consumer, activity, retention, ledger, schedules, placements, checks,
+          logs);
     } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
       if (bus != null) {
         bus.close();
@@ -214,6 +222,11 @@ public final class Recorder implements AutoCloseable {
     return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": " + root.getMessage();
   }
 
+  /** Sends cell wakes to the operators of the clusters (seed 002), over this recorder's NATS connection. */
+  public CellWakes cellWakes() {
+    return cellWakes;
+  }
+
   public int healthPort() {
     return health.port();
   }
@@ -232,6 +245,7 @@ public final class Recorder implements AutoCloseable {
     activity.close();
     ledger.close();
     schedules.close();
+    placements.close();
     bus.close();
     store.close();
     health.close();

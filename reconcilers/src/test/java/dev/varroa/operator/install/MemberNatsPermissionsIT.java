@@ -245,6 +245,34 @@ class MemberNatsPermissionsIT {
     }
   }
 
+  /**
+   * Cells: a member's operator answers the cell wakes of its own cluster (the core's recorder sends them) and sends
+   * its team placements to the core's recorder; it answers no other cluster's wakes and sends none, nor may its gateway.
+   */
+  @Test
+  void aMembersOperatorAnswersItsOwnCellWakesOnlyAndSendsItsPlacements() throws Exception {
+    try (Connection operator = memberOperator(operatorErrors);
+        Connection gateway = memberGateway(gatewayErrors)) {
+      operator.createDispatcher(request -> { }).subscribe(BusNames.clusterCellWake(MEMBER),
+          BusNames.OPERATOR_QUEUE_GROUP);
+      operator.publish(BusNames.TEAM_PLACEMENTS_SUBJECT, new byte[0]);
+      operator.flush(DEADLINE);
+      assertThat(operatorErrors).as("its own wake subject and the placements subject").isEmpty();
+
+      operator.subscribe(BusNames.clusterCellWake(OTHER_MEMBER), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.subscribe(BusNames.clusterCellWake(CORE), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.publish(BusNames.clusterCellWake(OTHER_MEMBER), new byte[0]);
+      gateway.publish(BusNames.clusterCellWake(MEMBER), new byte[0]);
+      gateway.publish(BusNames.TEAM_PLACEMENTS_SUBJECT, new byte[0]);
+
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterCellWake(OTHER_MEMBER) + "\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterCellWake(CORE) + "\"");
+      awaitViolation(operatorErrors, "Publish to \"" + BusNames.clusterCellWake(OTHER_MEMBER) + "\"");
+      awaitViolation(gatewayErrors, "Publish to \"" + BusNames.clusterCellWake(MEMBER) + "\"");
+      awaitViolation(gatewayErrors, "Publish to \"" + BusNames.TEAM_PLACEMENTS_SUBJECT + "\"");
+    }
+  }
+
   @Test
   void aMembersGatewayIsRefusedAnotherClustersActivityResultsTokenRequestsCommandsAndReplies() throws Exception {
     try (Connection gateway = memberGateway(gatewayErrors)) {

@@ -15,6 +15,9 @@ import dev.varroa.protocol.bus.v1.BuildEventGroup;
 import dev.varroa.protocol.bus.v1.LedgerClaim;
 import dev.varroa.operator.hibernation.InactivityPolicy;
 import dev.varroa.operator.hibernation.RecorderJobSchedules;
+import dev.varroa.operator.cell.RecorderTeamPlacements;
+import dev.varroa.protocol.bus.v1.CellWakeResult;
+import dev.varroa.recorder.CellWakes;
 import dev.varroa.protocol.builds.v1.JobSchedule;
 import dev.varroa.protocol.builds.v1.JobScheduleInventory;
 import dev.varroa.recorder.Recorder;
@@ -228,6 +231,36 @@ class RecorderNatsPermissionsIT {
         assertThat(schedules.next(controller, ZoneOffset.UTC, after))
             .isEqualTo(new InactivityPolicy.Timers.Known(Optional.of(Instant.parse("2026-06-02T02:00:00Z"))));
         assertThat(errors).as("permission errors of the operator and gateway users").isEmpty();
+      }
+    }
+    assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
+  }
+
+  /**
+   * Cells: the operator user records a pool's team placements with the real recorder (the chart's recorder user), and
+   * the recorder sends a cell wake that the operator user answers on its own cluster's subject, with nothing refused.
+   */
+  @Test
+  void theOperatorRecordsPlacementsAndAnswersTheRecordersCellWake() throws Exception {
+    PostgresServer postgres = POSTGRES.server();
+    Path password = Files.writeString(dir.resolve("recorder-password"), RECORDER_PASSWORD);
+    try (Connection operator = connect("operator", OPERATOR_PASSWORD)) {
+      BusTopology.ensure(operator);
+      try (Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(),
+          postgres.password(), nats.value().url()).withHealthPort(0).withNatsCredentials("recorder", password, null))) {
+        Optional<String> recorded = new RecorderTeamPlacements(operator, "core").record("tenants", "shared",
+            List.of(new RecorderTeamPlacements.Entry("alpha", "shared-0", Instant.parse("2026-06-01T08:00:00Z"))));
+        assertThat(recorded).isEmpty();
+
+        operator.createDispatcher(request -> operator.publish(request.getReplyTo(), CellWakeResult.newBuilder()
+            .setCell("shared-0").setPhaseBefore("Hibernated").setOutcome("woken").build().toByteArray()))
+            .subscribe(BusNames.clusterCellWake("core"), BusNames.OPERATOR_QUEUE_GROUP);
+        operator.flush(DEADLINE);
+        CellWakes.Result woken = recorder.cellWakes().wake("core", "tenants", "alpha", "build requested");
+
+        assertThat(woken.outcome()).as(woken.message()).isEqualTo(CellWakes.Outcome.WOKEN);
+        assertThat(woken.cell()).isEqualTo("shared-0");
+        assertThat(errors).as("permission errors of the operator user").isEmpty();
       }
     }
     assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");

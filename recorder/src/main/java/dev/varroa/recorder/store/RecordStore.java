@@ -37,8 +37,12 @@ public final class RecordStore implements AutoCloseable {
   public static final String LOG_WRITER_ROLE = "varroa_gateway";
   /** The BFF's read-only role (VARROA_BFF_DB_USER in the chart). */
   public static final String READER_ROLE = "varroa_dashboard";
-  /** Everything the BFF reads: runs and their stages and tests, activity, and the postgres tier's console logs. */
-  static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks, job_schedules";
+  /**
+   * Everything the BFF reads: runs and their stages and tests, activity, the postgres tier's console logs, job
+   * schedules and team placements.
+   */
+  static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks, job_schedules,"
+      + " team_placements";
 
   public static RecordStore open(RecorderSettings settings) {
     HikariConfig config = new HikariConfig();

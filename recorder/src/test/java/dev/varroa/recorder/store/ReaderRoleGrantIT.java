@@ -32,7 +32,7 @@ class ReaderRoleGrantIT {
 
   private static final String READER_PASSWORD = "reader-secret-1";
   private static final List<String> READ_TABLES = List.of("runs", "stages", "test_summaries", "activity", "run_logs",
-      "log_chunks");
+      "log_chunks", "job_schedules", "team_placements");
 
   private static RecorderSettings settings(String url) {
     PostgresServer postgres = POSTGRES.server();
