@@ -18,7 +18,9 @@ import dev.varroa.operator.brood.RemoteClusters;
 import dev.varroa.operator.brood.TargetStepExecutor;
 import dev.varroa.operator.brood.schedule.BroodScheduleReconciler;
 import dev.varroa.operator.cell.CellPoolReconciler;
+import dev.varroa.operator.cell.CellWakeResponder;
 import dev.varroa.operator.cell.PlacementRecord;
+import dev.varroa.operator.cell.RecorderTeamPlacements;
 import dev.varroa.operator.cell.TeamReconciler;
 import dev.varroa.operator.bundle.BundleComposers;
 import dev.varroa.operator.bundle.ComposedBundleReconciler;
@@ -115,6 +117,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final TargetStepExecutor broodSteps;
   private final BroodOperationReconciler broodOperations;
   private BroodTargetResponder broodTargets;
+  private CellWakeResponder cellWakes;
   private boolean broodReconcilers = true;
   private boolean cellReconcilers = true;
   private final Optional<dev.varroa.operator.cell.CellIsolation> cellIsolation;
@@ -215,7 +218,9 @@ public final class VarroaOperator implements AutoCloseable {
     if (cellReconcilers) {
       // cells: each pool's Controllers, its teams' placement, drains and rolls (docs/cells.md)
       operator.register(new CellPoolReconciler(clock, channel == null ? JenkinsOfController.NONE
-          : JenkinsOfController.of(channel), activity, PlacementRecord.NONE, cellIsolation));
+          : JenkinsOfController.of(channel), activity, channel == null ? PlacementRecord.NONE
+          : new RecorderTeamPlacements(channel::connection, activity.cluster(), RecorderTeamPlacements.ANSWER_WAIT),
+          cellIsolation));
       operator.register(new TeamReconciler(clock));
     }
     if (broodReconcilers) {
@@ -280,6 +285,9 @@ public final class VarroaOperator implements AutoCloseable {
     // every cluster runs the targets the core's brood operations hand it; only the core reaches the others
     broodTargets = new BroodTargetResponder(bus.get(), cluster, broodSteps);
     broodTargets.start();
+    // the core recorder's cell wakes for this cluster's teams (docs/cells.md)
+    cellWakes = new CellWakeResponder(client, bus.get(), cluster, clock);
+    cellWakes.start();
     if (role != ClusterRole.MEMBER) {
       broodOperations.reach(RemoteClusters.over(bus));
     }
@@ -354,6 +362,9 @@ public final class VarroaOperator implements AutoCloseable {
   @Override
   public void close() {
     synchronized (this) {
+      if (cellWakes != null) {
+        cellWakes.close();
+      }
       if (broodTargets != null) {
         broodTargets.close();
       }

@@ -296,19 +296,22 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
         if (cell == null) {
           continue;
         }
-        // the Team's own status says since when it is on this cell; a move is dated now
-        boolean same = team.getStatus() != null && cell.equals(team.getStatus().cell)
-            && team.getStatus().placedSince != null;
-        entries.add(new PlacementRecord.Entry(team.getMetadata().getName(), cell,
-            same ? Instant.parse(team.getStatus().placedSince) : now));
+        // the Team's status dates the placement; until it has caught up the team is recorded on a later pass (its
+        // status change brings the pool back)
+        if (team.getStatus() != null && cell.equals(team.getStatus().cell) && team.getStatus().placedSince != null) {
+          entries.add(new PlacementRecord.Entry(team.getMetadata().getName(), cell,
+              Instant.parse(team.getStatus().placedSince)));
+        }
       }
       String key = namespace + "/" + name;
       if (entries.equals(recorded.get(key))) {
         return;
       }
-      if (record.record(namespace, name, entries)) {
+      Optional<String> failed = record.record(namespace, name, entries);
+      if (failed.isEmpty()) {
         recorded.put(key, List.copyOf(entries));
       } else {
+        LOG.warn("event=team_placements_not_recorded pool={}/{} reason=\"{}\"", namespace, name, failed.get());
         soon(DRAIN_PASS);
       }
     }

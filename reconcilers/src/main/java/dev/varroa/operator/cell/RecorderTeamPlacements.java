@@ -8,7 +8,6 @@ import dev.varroa.protocol.bus.v1.TeamPlacementsRecorded;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -22,12 +21,9 @@ import java.util.function.Supplier;
  * the recorder replaces the pool's rows of team_placements with it. Seed 002: a member runs no recorder, so every
  * cluster's operator sends here.
  */
-public final class RecorderTeamPlacements {
+public final class RecorderTeamPlacements implements PlacementRecord {
   /** How long a send waits for the recorder: it answers after one short transaction. */
   public static final Duration ANSWER_WAIT = Duration.ofSeconds(3);
-
-  /** One placed team: the cell hosting it and since when (Team status.placedSince). */
-  public record Entry(String team, String cell, Instant since) {}
 
   private final Supplier<Connection> nats;
   private final String cluster;
@@ -49,6 +45,7 @@ public final class RecorderTeamPlacements {
    * Records the pool's placements, replacing what the record store held for it (an empty list: no team placed).
    * Empty when recorded, else why not; never throws for a bus failure.
    */
+  @Override
   public Optional<String> record(String namespace, String pool, List<Entry> placements) {
     TeamPlacements.Builder snapshot = TeamPlacements.newBuilder().setCluster(cluster).setNamespace(namespace)
         .setPool(pool);

@@ -55,7 +55,8 @@ public final class TeamReconciler implements Reconciler<Team> {
     String namespace = team.getMetadata().getNamespace();
     String name = team.getMetadata().getName();
     TeamStatus previous = team.getStatus() == null ? new TeamStatus() : team.getStatus();
-    Instant now = clock.instant();
+    // milliseconds: the record store keeps placedSince to the millisecond
+    Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     long generation = team.getMetadata().getGeneration() == null ? 0 : team.getMetadata().getGeneration();
     Conditions conditions = new Conditions(previous.conditions, generation, now.toString());
     TeamStatus status = new TeamStatus();

@@ -43,10 +43,10 @@ class RecorderTeamPlacementsIT {
       TeamPlacementReader reader = new TeamPlacementReader(store.dataSource());
 
       Optional<String> first = placements.record("tenants", "shared", List.of(
-          new RecorderTeamPlacements.Entry("alpha", "shared-0", MONDAY),
-          new RecorderTeamPlacements.Entry("beta", "shared-1", MONDAY)));
+          new PlacementRecord.Entry("alpha", "shared-0", MONDAY),
+          new PlacementRecord.Entry("beta", "shared-1", MONDAY)));
       Optional<String> second = placements.record("tenants", "shared", List.of(
-          new RecorderTeamPlacements.Entry("beta", "shared-0", TUESDAY)));
+          new PlacementRecord.Entry("beta", "shared-0", TUESDAY)));
 
       assertThat(first).isEmpty();
       assertThat(second).isEmpty();
@@ -62,8 +62,8 @@ class RecorderTeamPlacementsIT {
         postgres.password(), NATS.server().url()).withHealthPort(0));
         Connection nats = NATS.server().connect()) {
       Optional<String> refused = new RecorderTeamPlacements(nats, "core").record("tenants", "shared", List.of(
-          new RecorderTeamPlacements.Entry("alpha", "shared-0", MONDAY),
-          new RecorderTeamPlacements.Entry("alpha", "shared-1", MONDAY)));
+          new PlacementRecord.Entry("alpha", "shared-0", MONDAY),
+          new PlacementRecord.Entry("alpha", "shared-1", MONDAY)));
 
       assertThat(refused).get().asString().contains("team alpha is placed twice in CellPool core/tenants/shared");
     }
@@ -73,7 +73,7 @@ class RecorderTeamPlacementsIT {
   void withoutARecorderTheAnswerSaysNoRecorderAnswers() throws Exception {
     try (Connection nats = NATS.server().connect()) {
       Optional<String> unanswered = new RecorderTeamPlacements(nats, "core").record("tenants", "shared", List.of(
-          new RecorderTeamPlacements.Entry("alpha", "shared-0", MONDAY)));
+          new PlacementRecord.Entry("alpha", "shared-0", MONDAY)));
 
       assertThat(unanswered).get().asString().contains("no recorder answers varroa.recorder.team-placements");
     }

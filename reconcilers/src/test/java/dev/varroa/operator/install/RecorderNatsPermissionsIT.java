@@ -249,7 +249,7 @@ class RecorderNatsPermissionsIT {
       try (Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(),
           postgres.password(), nats.value().url()).withHealthPort(0).withNatsCredentials("recorder", password, null))) {
         Optional<String> recorded = new RecorderTeamPlacements(operator, "core").record("tenants", "shared",
-            List.of(new RecorderTeamPlacements.Entry("alpha", "shared-0", Instant.parse("2026-06-01T08:00:00Z"))));
+            List.of(new dev.varroa.operator.cell.PlacementRecord.Entry("alpha", "shared-0", Instant.parse("2026-06-01T08:00:00Z"))));
         assertThat(recorded).isEmpty();
 
         operator.createDispatcher(request -> operator.publish(request.getReplyTo(), CellWakeResult.newBuilder()
