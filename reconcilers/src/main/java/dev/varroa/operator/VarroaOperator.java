@@ -8,6 +8,7 @@ import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.BroodListResponder;
+import dev.varroa.operator.bffresponders.CellPoolListResponder;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
 import dev.varroa.operator.bffresponders.ManifestCheckResponder;
@@ -102,6 +103,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final Object controllerCacheLock = new Object();
   private ControllerListResponder controllerRows;
   private BroodListResponder broodRows;
+  private CellPoolListResponder cellPoolRows;
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
   private ManifestCheckResponder manifestChecks;
@@ -229,6 +231,8 @@ public final class VarroaOperator implements AutoCloseable {
     controllerRows.start();
     broodRows = BroodListResponder.informing(client, bus.get(), cluster);
     broodRows.start();
+    cellPoolRows = CellPoolListResponder.informing(client, bus.get(), cluster);
+    cellPoolRows.start();
     controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
     manifestChecks = new ManifestCheckResponder(bus.get(), cluster, new ManifestCheck(ControllerSchema.load()),
@@ -350,6 +354,9 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (broodRows != null) {
         broodRows.close();
+      }
+      if (cellPoolRows != null) {
+        cellPoolRows.close();
       }
       if (controllerDetails != null) {
         controllerDetails.close();
