@@ -4,6 +4,7 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.access.AccessPolicyPublisher;
 import dev.varroa.operator.actions.ActionLedger;
 import dev.varroa.operator.actions.BroodOperationActions;
+import dev.varroa.operator.actions.CellPoolScaleAction;
 import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
@@ -258,7 +259,7 @@ public final class VarroaOperator implements AutoCloseable {
       clusterDrain.start();
     }
     clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity,
-        new BroodOperationActions(client, cluster));
+        new BroodOperationActions(client, cluster), new CellPoolScaleAction(client, cluster));
     clusterActions.start();
     // every cluster runs the targets the core's brood operations hand it; only the core reaches the others
     broodTargets = new BroodTargetResponder(bus.get(), cluster, broodSteps);
