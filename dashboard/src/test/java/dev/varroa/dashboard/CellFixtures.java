@@ -30,8 +30,8 @@ public final class CellFixtures {
   public static CellPool pool(KubernetesClient client, String namespace, String name, int teamsPerCell,
       List<List<String>> hosted) {
     CellPool pool = client.resource(YAML.unmarshal("apiVersion: varroa.dev/v1alpha1\nkind: CellPool\nmetadata: {name: "
-        + name + ", namespace: " + namespace + "}\nspec: {replicas: " + hosted.size() + ", teamsPerCell: " + teamsPerCell
-        + ", template: {spec: {}}}\n", CellPool.class)).create();
+        + name + ", namespace: " + namespace + "}\nspec: {replicas: " + hosted.size() + ", teamsPerCell: "
+        + teamsPerCell + ", template: {spec: {}}}\n", CellPool.class)).create();
     CellPoolStatus status = new CellPoolStatus();
     status.replicas = hosted.size();
     status.readyReplicas = hosted.size();

@@ -114,8 +114,8 @@ class CellsBrowserIT {
 
   @Test
   void aReaderOfEveryNamespaceSeesABlockPerPoolPerCluster() throws Exception {
-    withSilentMember(() -> passes(script("alice", "cells", "east/tenant-b/ci-east,eu-1/tenant-a/builds,eu-1/tenant-b/ci",
-        "")));
+    withSilentMember(() -> passes(script("alice", "cells",
+        "east/tenant-b/ci-east,eu-1/tenant-a/builds,eu-1/tenant-b/ci", "")));
   }
 
   @Test
