@@ -136,6 +136,8 @@ subscribe:
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.brood-targets varroa-operator") | nindent 4 }}
     # CellWakeResponder wakes the cell hosting a team when the core's recorder asks (docs/cells.md).
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.cell-wake varroa-operator") | nindent 4 }}
+    # CellPoolListResponder answers the BFF's requests for this cluster's CellPools and Teams (docs/cells.md).
+    {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.clusters.CLUSTER.cellpools varroa-operator") | nindent 4 }}
     # Results of this cluster's queued one-shot commands.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "varroa.results.CLUSTER.>") | nindent 4 }}
     # Replies to its requests, JetStream API answers and KV watch deliveries: its own cluster's inbox prefix only
@@ -263,6 +265,8 @@ publish:
     # Each cluster's operator answers with its BroodOperations and BroodSchedules.
     - "varroa.clusters.*.brood-operations"
     - "varroa.clusters.*.brood-schedules"
+    # Each cluster's operator answers with its CellPools and Teams (GET /cells, /teams, MCP list_cells).
+    - "varroa.clusters.*.cellpools"
     # Live activity: ordered (ephemeral) consumers on the recorder's varroa_activity, started at a sequence to resume.
     - "$JS.API.STREAM.INFO.varroa_activity"
     - "$JS.API.CONSUMER.CREATE.varroa_activity"

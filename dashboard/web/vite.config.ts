@@ -3,7 +3,7 @@ import preact from '@preact/preset-vite';
 
 // `npm run dev` proxies the API to a running BFF (VARROA_BFF_URL, default http://localhost:8080).
 const bff = process.env.VARROA_BFF_URL ?? 'http://localhost:8080';
-const apiPaths = ['/me', '/clusters', '/controllers', '/broodoperations', '/broodschedules', '/runs', '/activity', '/search', '/statistics', '/auth', '/manifests'];
+const apiPaths = ['/me', '/clusters', '/controllers', '/broodoperations', '/broodschedules', '/cells', '/teams', '/runs', '/activity', '/search', '/statistics', '/auth', '/manifests'];
 
 export default defineConfig({
   base: '/ui/',

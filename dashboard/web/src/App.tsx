@@ -5,6 +5,7 @@ import { HealthStrip } from './components/HealthStrip';
 import { ActivityPage } from './pages/ActivityPage';
 import { BroodOperationPage } from './pages/BroodOperationPage';
 import { BroodOperationsPage } from './pages/BroodOperationsPage';
+import { CellsPage } from './pages/CellsPage';
 import { ClustersPage } from './pages/ClustersPage';
 import { ControllerPage } from './pages/ControllerPage';
 import { ControllersPage } from './pages/ControllersPage';
@@ -72,6 +73,7 @@ export function App() {
   else if (section === 'broodoperations' && segments.length === 4)
     page = <BroodOperationPage cluster={segments[1]} namespace={segments[2]} name={segments[3]} search={location.search} />;
   else if (section === 'schedules' && segments.length === 1) page = <SchedulesPage />;
+  else if (section === 'cells' && segments.length === 1) page = <CellsPage />;
   else page = <NotFound path={location.pathname} />;
 
   return (

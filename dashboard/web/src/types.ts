@@ -283,3 +283,32 @@ export interface BroodScheduleList {
   recordStore?: boolean;
   clusters: ClusterListStatus[];
 }
+
+/** One cell of a pool (GET /cells): its Controller, phase, hosted teams and load = teams / teamsPerCell. */
+export interface CellRow {
+  name: string;
+  phase: string;
+  teams: string[];
+  draining: boolean;
+  load: number;
+}
+
+/** A block per pool per cluster (docs/dashboard-api.md, GET /cells). */
+export interface CellPoolBlock {
+  cluster: string;
+  namespace: string;
+  name: string;
+  replicas: number;
+  ready: number;
+  teamsPerCell: number;
+  teams: number;
+  load: number;
+  cells: CellRow[];
+  unplacedTeams: string[];
+  createdAt: string | null;
+}
+
+export interface CellPoolList {
+  pools: CellPoolBlock[];
+  clusters: ClusterListStatus[];
+}

@@ -9,6 +9,7 @@ const NAV = [
   { label: 'Activity', href: `${BASE}/activity`, section: 'activity' },
   { label: 'Brood operations', href: `${BASE}/broodoperations`, section: 'broodoperations' },
   { label: 'Schedules', href: `${BASE}/schedules`, section: 'schedules' },
+  { label: 'Cells', href: `${BASE}/cells`, section: 'cells' },
   { label: 'Clusters', href: `${BASE}/clusters`, section: 'clusters' },
 ];
 

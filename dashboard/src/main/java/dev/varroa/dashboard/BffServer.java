@@ -49,7 +49,8 @@ public final class BffServer implements AutoCloseable {
 
   /** The JSON reads and the web client's files; the SSE streams and console logs are left out on purpose. */
   static final String[] COMPRESSED_PATHS = {"/ui/*", "/me", "/clusters", "/controllers", "/controllers/*", "/runs",
-      "^/runs/[^/]+$", "/activity", "/search", "/broodoperations", "/broodoperations/*", "/broodschedules"};
+      "^/runs/[^/]+$", "/activity", "/search", "/broodoperations", "/broodoperations/*", "/broodschedules",
+      "/cells", "/teams"};
 
   private final Server jetty;
   private final AccessPolicyView policy;

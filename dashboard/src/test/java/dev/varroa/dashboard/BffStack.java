@@ -80,7 +80,8 @@ public final class BffStack implements AutoCloseable {
       LoginRateLimit.Settings loginLimit) throws Exception {
     ActivityPublisher activity = new ActivityPublisher(() -> operatorBus, CLUSTER, "operator", Clock.systemUTC());
     VarroaOperator operator = new VarroaOperator(client, OperatorSettings.defaults(cache), null, activity,
-        Optional.empty(), Clock.systemUTC()).withoutBroodReconcilers();
+        Optional.empty(), Clock.systemUTC()).withoutBroodReconcilers()
+        .withoutCellReconcilers();
     // the brood tests write BroodOperation and BroodSchedule status themselves (BroodFixtures, BroodScene)
     operator.start();
     operator.registerCluster(CLUSTER, ClusterRole.CORE, () -> operatorBus);

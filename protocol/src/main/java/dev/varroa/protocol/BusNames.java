@@ -122,6 +122,14 @@ public final class BusNames {
   }
 
   /**
+   * Request subject a cluster's operator answers with its CellPools and Teams (CellPoolsRequest, reply CellPoolRows,
+   * queue group {@link #OPERATOR_QUEUE_GROUP}); only the BFF publishes here.
+   */
+  public static String clusterCellPools(String cluster) {
+    return "varroa.clusters." + token(cluster) + ".cellpools";
+  }
+
+  /**
    * Request subject a cluster's operator takes brood operation targets on from the core's operator (BroodTargetRequest,
    * reply BroodTargetReport, queue group {@link #OPERATOR_QUEUE_GROUP}); only the core's operator publishes here.
    */

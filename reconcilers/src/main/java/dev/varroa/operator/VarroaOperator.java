@@ -4,10 +4,12 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.operator.access.AccessPolicyPublisher;
 import dev.varroa.operator.actions.ActionLedger;
 import dev.varroa.operator.actions.BroodOperationActions;
+import dev.varroa.operator.actions.CellPoolScaleAction;
 import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.BroodListResponder;
+import dev.varroa.operator.bffresponders.CellPoolListResponder;
 import dev.varroa.operator.bffresponders.ControllerDetailResponder;
 import dev.varroa.operator.bffresponders.ControllerListResponder;
 import dev.varroa.operator.bffresponders.ManifestCheckResponder;
@@ -107,6 +109,7 @@ public final class VarroaOperator implements AutoCloseable {
   private final Object controllerCacheLock = new Object();
   private ControllerListResponder controllerRows;
   private BroodListResponder broodRows;
+  private CellPoolListResponder cellPoolRows;
   private ClusterBeacon clusterBeacon;
   private ControllerDetailResponder controllerDetails;
   private ManifestCheckResponder manifestChecks;
@@ -255,6 +258,8 @@ public final class VarroaOperator implements AutoCloseable {
     controllerRows.start();
     broodRows = BroodListResponder.informing(client, bus.get(), cluster);
     broodRows.start();
+    cellPoolRows = CellPoolListResponder.informing(client, bus.get(), cluster);
+    cellPoolRows.start();
     controllerDetails = new ControllerDetailResponder(bus.get(), cluster, controllers::detail);
     controllerDetails.start();
     manifestChecks = new ManifestCheckResponder(bus.get(), cluster, new ManifestCheck(ControllerSchema.load()),
@@ -280,7 +285,7 @@ public final class VarroaOperator implements AutoCloseable {
       clusterDrain.start();
     }
     clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity,
-        new BroodOperationActions(client, cluster));
+        new BroodOperationActions(client, cluster), new CellPoolScaleAction(client, cluster));
     clusterActions.start();
     // every cluster runs the targets the core's brood operations hand it; only the core reaches the others
     broodTargets = new BroodTargetResponder(bus.get(), cluster, broodSteps);
@@ -382,6 +387,9 @@ public final class VarroaOperator implements AutoCloseable {
       }
       if (broodRows != null) {
         broodRows.close();
+      }
+      if (cellPoolRows != null) {
+        cellPoolRows.close();
       }
       if (controllerDetails != null) {
         controllerDetails.close();

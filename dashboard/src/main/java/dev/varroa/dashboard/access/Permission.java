@@ -2,7 +2,7 @@ package dev.varroa.dashboard.access;
 
 /**
  * What the BFF serves: a verb (list, get, watch; drain, create, update, delete for actions, docs/actions.md) on a
- * resource (clusters, controllers, activity, runs, logs, broodoperations, broodschedules).
+ * resource (clusters, controllers, activity, runs, logs, broodoperations, broodschedules, cellpools, teams).
  */
 public record Permission(String verb, String resource) {
   public static final String LIST = "list";
@@ -20,6 +20,8 @@ public record Permission(String verb, String resource) {
   public static final String LOGS = "logs";
   public static final String BROOD_OPERATIONS = "broodoperations";
   public static final String BROOD_SCHEDULES = "broodschedules";
+  public static final String CELL_POOLS = "cellpools";
+  public static final String TEAMS = "teams";
 
   public static Permission of(String verb, String resource) {
     return new Permission(verb, resource);

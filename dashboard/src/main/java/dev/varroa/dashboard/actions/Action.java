@@ -2,16 +2,20 @@ package dev.varroa.dashboard.actions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.varroa.dashboard.identity.Caller;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
  * One action as a client asked for it (docs/actions.md): the client's request id (a UUID; the same id again is
  * answered with the first result and runs nothing), a verb, a target, and who asked. A preview says what the action
- * would do and runs nothing.
+ * would do and runs nothing. {@code replicas} is cellpool-scale's new spec.replicas, empty for every other verb.
  */
 public record Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview,
-    String manifest) {
+    String manifest, Optional<Integer> replicas) {
+
+  /** The CRD's bound on a CellPool's spec.replicas. */
+  public static final int MAX_CELLPOOL_REPLICAS = 500;
 
   private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
   private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(
@@ -19,6 +23,11 @@ public record Action(String requestId, ActionVerb verb, ActionTarget target, Cal
 
   public Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview) {
     this(requestId, verb, target, caller, preview, "");
+  }
+
+  public Action(String requestId, ActionVerb verb, ActionTarget target, Caller caller, boolean preview,
+      String manifest) {
+    this(requestId, verb, target, caller, preview, manifest, Optional.empty());
   }
 
   /** Reads a POST /actions body; every bad field is refused with its name and the fix. */
@@ -48,7 +57,7 @@ public record Action(String requestId, ActionVerb verb, ActionTarget target, Cal
     if (!preview.isMissingNode() && !preview.isBoolean()) {
       throw ActionRefused.badField("preview", "preview must be true or false");
     }
-    if (!verb.brood()) {
+    if (!verb.namespaced()) {
       return new Action(requestId.toLowerCase(java.util.Locale.ROOT), verb, ActionTarget.cluster(cluster), caller,
           preview.asBoolean(false));
     }
@@ -61,11 +70,12 @@ public record Action(String requestId, ActionVerb verb, ActionTarget target, Cal
     }
     if (!DNS1123_LABEL.matcher(namespace).matches()) {
       throw ActionRefused.badField("target.namespace", "target.namespace '" + namespace + "' is not a namespace name"
-          + " (a DNS-1123 label); " + verb.value() + " acts on a BroodOperation in one namespace");
+          + " (a DNS-1123 label); " + verb.value() + " acts on a " + verb.kind() + " in one namespace");
     }
     if (!(create && name.isEmpty()) && (name.length() > 253 || !DNS1123_SUBDOMAIN.matcher(name).matches())) {
-      throw ActionRefused.badField("target.name", "target.name '" + name + "' is not a BroodOperation name (a DNS-1123"
-          + " subdomain); `varroactl broodop list` lists them");
+      throw ActionRefused.badField("target.name", "target.name '" + name + "' is not a " + verb.kind() + " name (a"
+          + " DNS-1123 subdomain); `" + (verb.brood() ? "varroactl broodop list" : "varroactl get cellpools")
+          + "` lists them");
     }
     if (create && manifest.isBlank()) {
       throw ActionRefused.badField("manifest", "manifest must be the BroodOperation to create, as YAML or JSON text");
@@ -74,7 +84,18 @@ public record Action(String requestId, ActionVerb verb, ActionTarget target, Cal
       throw ActionRefused.badField("manifest", "manifest is only for broodop-create; " + verb.value() + " names the"
           + " BroodOperation in target.namespace and target.name");
     }
+    JsonNode replicas = body.path("replicas");
+    Optional<Integer> scaleTo = Optional.empty();
+    if (verb == ActionVerb.CELLPOOL_SCALE) {
+      if (!replicas.isIntegralNumber() || replicas.asLong() < 0 || replicas.asLong() > MAX_CELLPOOL_REPLICAS) {
+        throw ActionRefused.badField("replicas", "replicas must be the CellPool's new number of cells, 0 to "
+            + MAX_CELLPOOL_REPLICAS + ", not " + (replicas.isMissingNode() ? "missing" : replicas.toString()));
+      }
+      scaleTo = Optional.of(replicas.intValue());
+    } else if (!replicas.isMissingNode()) {
+      throw ActionRefused.badField("replicas", "replicas is only for cellpool-scale, not " + verb.value());
+    }
     return new Action(requestId.toLowerCase(java.util.Locale.ROOT), verb, new ActionTarget(cluster, namespace, name),
-        caller, preview.asBoolean(false), manifest);
+        caller, preview.asBoolean(false), manifest, scaleTo);
   }
 }

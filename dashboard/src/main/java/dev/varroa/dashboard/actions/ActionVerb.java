@@ -20,7 +20,9 @@ public enum ActionVerb {
   /** spec.cancel: true; final. */
   BROODOP_CANCEL("broodop-cancel", Permission.of(Permission.UPDATE, Permission.BROOD_OPERATIONS)),
   /** Delete the BroodOperation (varroactl broodop create --dry-run removes its dry run with it). */
-  BROODOP_DELETE("broodop-delete", Permission.of(Permission.DELETE, Permission.BROOD_OPERATIONS));
+  BROODOP_DELETE("broodop-delete", Permission.of(Permission.DELETE, Permission.BROOD_OPERATIONS)),
+  /** A CellPool's spec.replicas through its scale subresource (ActionRequest.replicas). */
+  CELLPOOL_SCALE("cellpool-scale", Permission.of(Permission.UPDATE, Permission.CELL_POOLS));
 
   private final String value;
   private final Permission permission;
@@ -41,6 +43,16 @@ public enum ActionVerb {
   /** A verb on a BroodOperation (namespace and name), not on a whole cluster. */
   public boolean brood() {
     return Permission.BROOD_OPERATIONS.equals(permission.resource());
+  }
+
+  /** A verb on one object in a namespace (a BroodOperation, a CellPool): decided on that namespace, not the cluster. */
+  public boolean namespaced() {
+    return !Permission.CLUSTERS.equals(permission.resource());
+  }
+
+  /** The kind of object a namespaced verb acts on, as messages name it. */
+  public String kind() {
+    return this == CELLPOOL_SCALE ? "CellPool" : brood() ? "BroodOperation" : "cluster";
   }
 
   public static Optional<ActionVerb> of(String value) {

@@ -79,7 +79,7 @@ public final class ClusterActions {
     String cluster = action.target().cluster();
     try {
       Grants granted = grants.apply(action.caller());
-      granted.require(action.verb().permission(), action.verb().brood()
+      granted.require(action.verb().permission(), action.verb().namespaced()
           ? Target.namespaced(cluster, action.target().namespace()) : Target.cluster(cluster));
       if (action.verb() == ActionVerb.BROODOP_CREATE) {
         // the operation acts where its targets are, not where it is stored
@@ -90,8 +90,8 @@ public final class ClusterActions {
     } catch (Forbidden denied) {
       throw ActionRefused.forbidden(denied);
     }
-    if (action.verb().brood()) {
-      return sendBrood(action);
+    if (action.verb().namespaced()) {
+      return sendNamespaced(action);
     }
     if (cluster.equals(coreCluster)) {
       throw ActionRefused.conflict("cluster " + cluster + " is the core cluster: it runs the BFF, the recorder and"
@@ -112,8 +112,8 @@ public final class ClusterActions {
     return answer;
   }
 
-  /** A BroodOperation verb: any registered cluster, the core included. */
-  private Map<String, Object> sendBrood(Action action) throws ActionRefused {
+  /** A verb on one object (a BroodOperation, a CellPool): any registered cluster, the core included. */
+  private Map<String, Object> sendNamespaced(Action action) throws ActionRefused {
     String cluster = action.target().cluster();
     if (registered().stream().noneMatch(p -> p.getName().equals(cluster))) {
       throw ActionRefused.notFound("cluster " + cluster + " is not registered (or its operator stopped refreshing"
@@ -145,7 +145,7 @@ public final class ClusterActions {
   }
 
   private ActionResult send(Action action) throws ActionRefused {
-    ActionRequest request = ActionRequest.newBuilder()
+    ActionRequest.Builder request = ActionRequest.newBuilder()
         .setRequestId(action.requestId())
         .setVerb(action.verb().value())
         .setCluster(action.target().cluster())
@@ -154,11 +154,11 @@ public final class ClusterActions {
         .setUser(action.caller().user())
         .addAllGroups(action.caller().groups())
         .setPreview(action.preview())
-        .setManifestYaml(action.manifest())
-        .build();
+        .setManifestYaml(action.manifest());
+    action.replicas().ifPresent(request::setReplicas);
     String subject = BusNames.clusterActions(action.target().cluster());
     try {
-      Message reply = nats.get().requestWithTimeout(subject, request.toByteArray(), OPERATOR_ANSWER_WAIT)
+      Message reply = nats.get().requestWithTimeout(subject, request.build().toByteArray(), OPERATOR_ANSWER_WAIT)
           .get(OPERATOR_ANSWER_WAIT.toMillis() + 100, TimeUnit.MILLISECONDS);
       return ActionResult.parseFrom(reply.getData());
     } catch (TimeoutException | ExecutionException | java.util.concurrent.CancellationException e) {
@@ -178,7 +178,7 @@ public final class ClusterActions {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("requestId", action.requestId());
     out.put("verb", action.verb().value());
-    if (action.verb().brood()) {
+    if (action.verb().namespaced()) {
       Map<String, Object> target = new LinkedHashMap<>();
       target.put("cluster", action.target().cluster());
       // what the operator created or changed: a create names it only here
@@ -188,6 +188,7 @@ public final class ClusterActions {
     } else {
       out.put("target", Map.of("cluster", action.target().cluster()));
     }
+    action.replicas().ifPresent(replicas -> out.put("replicas", replicas));
     out.put("preview", action.preview());
     out.put("outcome", result.getOutcome());
     out.put("message", result.getMessage());
@@ -228,6 +229,7 @@ public final class ClusterActions {
         .putAttributes("targetNamespace", action.target().namespace())
         .putAttributes("targetName", action.target().name())
         .putAttributes("outcome", outcome)
+        .putAllAttributes(action.replicas().map(r -> Map.of("replicas", String.valueOf(r))).orElse(Map.of()))
         .putAttributes("message", message == null ? "" : message)
         .putAttributes("groups", String.join(",", action.caller().groups()))
         .build();

@@ -88,6 +88,8 @@ public final class ReadApiServlet extends HttpServlet {
         }
       }
       case "broodschedules" -> exactly(path, 1, () -> ok(response, reads.brood().schedules(caller, query)));
+      case "cells" -> exactly(path, 1, () -> ok(response, reads.cells().pools(caller, query)));
+      case "teams" -> exactly(path, 1, () -> ok(response, reads.cells().teams(caller, query)));
       case "statistics" -> exactly(path, 2, () -> {
         if (!"runs".equals(path.get(1))) {
           notFound(request);

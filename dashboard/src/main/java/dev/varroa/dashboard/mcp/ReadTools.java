@@ -55,8 +55,8 @@ final class ReadTools {
   }
 
   List<SyncToolSpecification> all() {
-    return List.of(listControllers(), getController(), listBroodOperations(), listActivity(), listRuns(), getRun(),
-        getRunLogTail());
+    return List.of(listControllers(), getController(), listBroodOperations(), listCells(), listActivity(), listRuns(),
+        getRun(), getRunLogTail());
   }
 
   private SyncToolSpecification listControllers() {
@@ -88,6 +88,18 @@ final class ReadTools {
         object(props("operations", array(ToolSchemas.BROOD_OPERATION_ROW), "clusters",
             array(ToolSchemas.CLUSTER_ANSWER)), List.of("operations", "clusters")),
         (caller, arguments) -> reads.brood().operations(caller, arguments));
+  }
+
+  private SyncToolSpecification listCells() {
+    return tool("list_cells", "List cell pools",
+        "CellPools (pools of shared Jenkins cells hosting teams) the caller may list, a block per pool per registered"
+            + " cluster: replicas, ready cells, each cell's phase, hosted teams and load (teams / teamsPerCell), and"
+            + " the teams still without a cell; `clusters` says how each cluster answered (a cluster whose list did"
+            + " not arrive is named with ok false and a reason, and contributes no pools).",
+        input(props("cluster", string("only this cluster"), "namespace", string("only this namespace")), List.of()),
+        object(props("pools", array(ToolSchemas.CELL_POOL), "clusters", array(ToolSchemas.CLUSTER_ANSWER)),
+            List.of("pools", "clusters")),
+        (caller, arguments) -> reads.cells().pools(caller, arguments));
   }
 
   private SyncToolSpecification getController() {

@@ -16,7 +16,7 @@ final class ToolSchemas {
       "name", string("the registered cluster"),
       "ok", bool("whether its controller list arrived in time and could be read"),
       "reason", nullable("string", "why its rows are missing: 'list unavailable', or that its answer"
-          + " could not be read ('invalid controller row', 'invalid brood operation row')")),
+          + " could not be read ('invalid controller row', 'invalid brood operation row', 'invalid cell pool row')")),
       List.of("name", "ok"));
 
   static final Map<String, Object> LAST_APPLY = Map.of("type", List.of("object", "null"),
@@ -65,6 +65,26 @@ final class ToolSchemas {
       "completedAt", nullable("string", "RFC 3339; null before it ended"),
       "schedule", nullable("string", "the BroodSchedule that created it; null when a person did")),
       List.of("cluster", "namespace", "name"));
+
+  static final Map<String, Object> CELL_POOL = object(props(
+      "cluster", string("the cluster the CellPool is in"),
+      "namespace", string("its namespace (the tenant)"),
+      "name", string("its name"),
+      "replicas", integer("cells wanted (spec.replicas, the scale subresource)"),
+      "ready", integer("cells Connected"),
+      "teamsPerCell", integer("teams one cell hosts at most"),
+      "teams", integer("teams hosted by its cells"),
+      "load", Map.of("type", "number", "description", "teams hosted over the room of the existing cells, 0 to 1"),
+      "cells", array(object(props("name", string("the cell Controller, <pool>-<ordinal>"),
+          "phase", string("the cell Controller's phase; empty before the pool wrote one"),
+          "teams", Map.of("type", "array", "items", Map.of("type", "string"), "description", "hosted teams"),
+          "draining", bool("its teams are being moved away before it is deleted"),
+          "load", Map.of("type", "number", "description", "hosted teams over teamsPerCell, 0 to 1")),
+          List.of("name", "teams"))),
+      "unplacedTeams", Map.of("type", "array", "items", Map.of("type", "string"),
+          "description", "teams that want this pool and have no cell (every cell is full)"),
+      "createdAt", nullable("string", "RFC 3339")),
+      List.of("cluster", "namespace", "name", "cells"));
 
   private static Map<String, Object> detail() {
     Map<String, Object> properties = rowProperties();

@@ -83,6 +83,11 @@ public final class DashboardReads {
     return new BroodReads(this, records);
   }
 
+  /** The cell pool and team reads (docs/dashboard-api.md). */
+  public CellReads cells() {
+    return new CellReads(this);
+  }
+
   /** The NATS connection the reads use, for the actions sent beside them (docs/actions.md). */
   public Supplier<Connection> bus() {
     return nats;

@@ -39,6 +39,11 @@ public final class Parameters {
     return matching(name, DNS_SUBDOMAIN, "a Controller name (lower-case letters, digits, '-' and '.')");
   }
 
+  /** A CellPool name (a DNS subdomain, as the Team's spec.pool). */
+  public Optional<String> pool(String name) throws ReadRefused {
+    return matching(name, DNS_SUBDOMAIN, "a CellPool name (lower-case letters, digits, '-' and '.')");
+  }
+
   public Optional<Boolean> bool(String name) throws ReadRefused {
     Optional<String> value = text(name);
     if (value.isEmpty()) {

@@ -77,6 +77,25 @@ class GrantsTest {
   }
 
   @Test
+  void cellPoolsAndTeamsAreDecidedOnTheTenantsNamespaceInEveryCluster() {
+    Target tenantB = Target.namespaced("eu-1", "team-b");
+    Target tenantBElsewhere = Target.namespaced("eu-2", "team-b");
+    Target tenantA = Target.namespaced("eu-1", "team-a");
+    Grants bob = Grants.of(new Caller("bob", List.of()), POLICY);
+    for (String resource : List.of("cellpools", "teams")) {
+      assertThat(bob.allows(Permission.of("list", resource), tenantB)).isTrue();
+      assertThat(bob.allows(Permission.of("list", resource), tenantBElsewhere)).as("the same tenant on a member")
+          .isTrue();
+      assertThat(bob.allows(Permission.of("list", resource), tenantA)).as("another tenant").isFalse();
+      assertThat(Grants.of(new Caller("carol", List.of()), POLICY).allows(Permission.of("list", resource), tenantB))
+          .as("carol's role names controllers only").isFalse();
+      assertThat(Grants.of(new Caller("nobody", List.of()), POLICY).anywhere(Permission.of("list", resource)))
+          .as("no binding, no data").isFalse();
+    }
+    assertThat(bob.allows(Permission.of("update", "cellpools"), tenantB)).as("reading does not scale").isFalse();
+  }
+
+  @Test
   void aGroupBindingCoversEveryMember() {
     Grants grants = Grants.of(new Caller("alice", List.of("sre")), POLICY);
     assertThat(grants.bindings()).containsExactly("sre-everything");

@@ -46,7 +46,7 @@ class ActionTest {
   void rejectsAnUnknownVerbListingTheKnownOnes() {
     assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"delete\", \"target\": {\"cluster\": \"east\"}}",
         "verb", "use one of: drain, cancel-drain, broodop-create, broodop-pause, broodop-resume, broodop-cancel,"
-            + " broodop-delete");
+            + " broodop-delete, cellpool-scale");
   }
 
   @Test
@@ -75,6 +75,37 @@ class ActionTest {
     assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-pause\", \"target\": {\"cluster\":"
         + " \"core\", \"namespace\": \"ci\", \"name\": \"wave\"}, \"manifest\": \"x\"}", "manifest",
         "only for broodop-create");
+  }
+
+  @Test
+  void cellpoolScaleNamesThePoolAndCarriesItsReplicasAndNeedsUpdateOnCellpools() throws Exception {
+    Action scale = Action.parse(body("{\"requestId\": \"" + ID + "\", \"verb\": \"cellpool-scale\", \"target\":"
+        + " {\"cluster\": \"east\", \"namespace\": \"tenant-b\", \"name\": \"ci\"}, \"replicas\": 0}"), ALICE);
+    assertThat(scale.target()).isEqualTo(new ActionTarget("east", "tenant-b", "ci"));
+    assertThat(scale.replicas()).contains(0);
+    assertThat(scale.verb().permission()).isEqualTo(Permission.of("update", "cellpools"));
+    assertThat(scale.verb().namespaced()).isTrue();
+    assertThat(ActionVerb.DRAIN.namespaced()).isFalse();
+    assertThat(Action.parse(body("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-pause\", \"target\":"
+        + " {\"cluster\": \"core\", \"namespace\": \"ci\", \"name\": \"wave\"}}"), ALICE).replicas()).isEmpty();
+  }
+
+  @Test
+  void rejectsACellpoolScaleWithoutReplicasOrOutOfRangeAndReplicasOnAnotherVerb() {
+    String target = ", \"target\": {\"cluster\": \"east\", \"namespace\": \"tenant-b\", \"name\": \"ci\"}";
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"cellpool-scale\"" + target + "}", "replicas",
+        "0 to 500, not missing");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"cellpool-scale\"" + target + ", \"replicas\": 501}",
+        "replicas", "0 to 500, not 501");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"cellpool-scale\"" + target + ", \"replicas\": \"3\"}",
+        "replicas", "0 to 500");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"cellpool-scale\"" + target + ", \"replicas\": -1}",
+        "replicas", "0 to 500");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"cellpool-scale\", \"target\": {\"cluster\":"
+        + " \"east\", \"namespace\": \"tenant-b\"}, \"replicas\": 2}", "target.name", "is not a CellPool name");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-pause\", \"target\": {\"cluster\":"
+        + " \"core\", \"namespace\": \"ci\", \"name\": \"wave\"}, \"replicas\": 2}", "replicas",
+        "only for cellpool-scale");
   }
 
   @Test

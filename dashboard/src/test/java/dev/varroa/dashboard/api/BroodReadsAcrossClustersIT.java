@@ -85,7 +85,8 @@ class BroodReadsAcrossClustersIT {
     stack = BffStack.start(coreClient, cache, operatorBus, bffBus, BffStack.oidc(OIDC.provider(), PORT), PORT);
     member = new VarroaOperator(memberClient, OperatorSettings.defaults(memberCache), null,
         new ActivityPublisher(() -> operatorBus, MEMBER, "operator", Clock.systemUTC()), Optional.empty(),
-        Clock.systemUTC()).withoutBroodReconcilers();
+        Clock.systemUTC()).withoutBroodReconcilers()
+        .withoutCellReconcilers();
     member.start();
     member.registerCluster(MEMBER, ClusterRole.MEMBER, () -> operatorBus);
     token = BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), "alice", BffFixtures.password("alice"))

@@ -61,7 +61,7 @@ class McpToolsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_brood_operations",
-      "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
+      "list_cells", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -96,6 +96,8 @@ class McpToolsIT {
     dev.varroa.dashboard.BroodFixtures.running(client, dev.varroa.dashboard.BroodFixtures.operation(client, "team-a",
         "restart-wave", null, List.of("orders", "billing")), BffStack.CLUSTER);
     dev.varroa.dashboard.BroodFixtures.operation(client, "team-b", "backup-search", null, List.of("search"));
+    dev.varroa.dashboard.CellFixtures.pool(client, "team-a", "builds", 4, List.of(List.of("payments", "orders")));
+    dev.varroa.dashboard.CellFixtures.pool(client, "team-b", "ci", 2, List.of(List.of("mobile"), List.of()));
 
     records = RecordedRuns.seed(POSTGRES.server(), cache);
     operatorBus = NATS.server().connect();
@@ -330,6 +332,27 @@ class McpToolsIT {
     } finally {
       operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("eu-2");
     }
+  }
+
+  @Test
+  void listCellsGivesABlockPerPoolFilteredByTheTenantsBinding() throws Exception {
+    JsonNode all = await().atMost(DEADLINE).until(() -> structured(call("alice", "list_cells", Map.of())),
+        b -> b.path("pools").size() == 2 && b.path("pools").get(0).path("cells").size() == 1);
+    JsonNode builds = all.path("pools").get(0);
+    assertThat(builds.path("cluster").asText()).isEqualTo(BffStack.CLUSTER);
+    assertThat(builds.path("name").asText()).isEqualTo("builds");
+    assertThat(builds.path("cells").get(0).path("phase").asText()).isEqualTo("Connected");
+    assertThat(builds.path("cells").get(0).path("teams")).extracting(JsonNode::asText)
+        .containsExactly("orders", "payments");
+    assertThat(builds.path("cells").get(0).path("load").asDouble()).isEqualTo(0.5);
+    assertThat(all.path("pools").get(1).path("load").asDouble()).isEqualTo(0.25);
+    assertThat(all.path("clusters").get(0).path("ok").asBoolean()).isTrue();
+    // bob's binding is scoped to team-b: the tenant sees its own pool only, whatever it asks for
+    assertThat(names(structured(call("bob", "list_cells", Map.of())).path("pools"))).containsExactly("team-b/ci");
+    assertThat(structured(call("bob", "list_cells", Map.of("namespace", "team-a"))).path("pools")).isEmpty();
+    McpSchema.CallToolResult refused = call("dave", "list_cells", Map.of());
+    assertThat(refused.isError()).isTrue();
+    assertThat(text(refused, 0)).contains("list cellpools");
   }
 
   @Test

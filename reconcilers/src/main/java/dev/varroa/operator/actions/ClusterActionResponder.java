@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers varroa.clusters.&lt;cluster&gt;.actions in the operator replicas' queue group: the actions the BFF
- * authorized for this cluster (docs/actions.md): drain and cancel-drain, and the BroodOperation verbs
- * ({@link BroodOperationActions}). A request id already answered gets the first answer back and runs nothing; the core
+ * authorized for this cluster (docs/actions.md): drain and cancel-drain, the BroodOperation verbs
+ * ({@link BroodOperationActions}) and cellpool-scale ({@link CellPoolScaleAction}). A request id already answered gets the first answer back and runs nothing; the core
  * cluster refuses to be drained.
  */
 public final class ClusterActionResponder implements AutoCloseable {
@@ -39,11 +39,19 @@ public final class ClusterActionResponder implements AutoCloseable {
   private final ClusterDrain drain;
   private final ActivityPublisher activity;
   private final BroodOperationActions brood;
+  private final CellPoolScaleAction cellPools;
   private Dispatcher dispatcher;
 
   public ClusterActionResponder(Connection nats, String cluster, ClusterRole role, ActionLedger ledger,
       ClusterDrain drain, ActivityPublisher activity, BroodOperationActions brood) {
+    this(nats, cluster, role, ledger, drain, activity, brood, null);
+  }
+
+  /** @param cellPools the cellpool-scale action; null refuses it (a responder built before cells existed) */
+  public ClusterActionResponder(Connection nats, String cluster, ClusterRole role, ActionLedger ledger,
+      ClusterDrain drain, ActivityPublisher activity, BroodOperationActions brood, CellPoolScaleAction cellPools) {
     this.brood = brood;
+    this.cellPools = cellPools;
     this.nats = nats;
     this.cluster = cluster;
     this.role = role;
@@ -83,6 +91,9 @@ public final class ClusterActionResponder implements AutoCloseable {
     }
     if (BroodOperationActions.VERBS.contains(request.getVerb())) {
       return broodAction(request);
+    }
+    if (CellPoolScaleAction.VERB.equals(request.getVerb())) {
+      return cellPoolAction(request);
     }
     if (role == ClusterRole.CORE) {
       return result(request, REFUSED, "cluster " + cluster + " is the core cluster: it runs the BFF, the recorder"
@@ -128,6 +139,29 @@ public final class ClusterActionResponder implements AutoCloseable {
     return result;
   }
 
+  /** cellpool-scale: no preview, remembered under its request id like the brood verbs. */
+  private ActionResult cellPoolAction(ActionRequest request) {
+    String problem = cellPools == null ? "the operator of cluster " + cluster + " does not scale CellPools" : cellPools
+        .problem(request);
+    if (problem != null) {
+      return result(request, REFUSED, problem).build();
+    }
+    if (request.getPreview()) {
+      return result(request, REFUSED, CellPoolScaleAction.VERB + " has no preview; varroactl get cellpools shows the"
+          + " pool's cells and load").build();
+    }
+    var before = ledger.answered(request.getRequestId());
+    if (before.isPresent()) {
+      return before.get().toBuilder().setReplayed(true).build();
+    }
+    ActionResult result = cellPools.act(request).build();
+    ledger.remember(result);
+    LOG.info("event=cluster_action cluster={} verb={} request_id={} user={} namespace={} name={} replicas={}"
+        + " outcome={}", cluster, request.getVerb(), request.getRequestId(), request.getUser(), request.getNamespace(),
+        request.getName(), request.getReplicas(), result.getOutcome());
+    return result;
+  }
+
   private ActionResult startDrain(ActionRequest request) {
     int left = drain.controllers().size();
     if (ledger.drain().state() == DrainState.DRAINING) {
@@ -165,9 +199,11 @@ public final class ClusterActionResponder implements AutoCloseable {
       return "request_id '" + request.getRequestId() + "' is not a UUID; send a fresh UUID per action";
     }
     if (!DRAIN.equals(request.getVerb()) && !CANCEL_DRAIN.equals(request.getVerb())
-        && !BroodOperationActions.VERBS.contains(request.getVerb())) {
+        && !BroodOperationActions.VERBS.contains(request.getVerb())
+        && !CellPoolScaleAction.VERB.equals(request.getVerb())) {
       return "verb '" + request.getVerb() + "' is not an action of cluster " + cluster + "; use drain or"
-          + " cancel-drain, or a BroodOperation verb: " + String.join(", ", new java.util.TreeSet<>(BroodOperationActions.VERBS));
+          + " cancel-drain, " + CellPoolScaleAction.VERB + ", or a BroodOperation verb: "
+          + String.join(", ", new java.util.TreeSet<>(BroodOperationActions.VERBS));
     }
     if (!cluster.equals(request.getCluster())) {
       return "the action names cluster '" + request.getCluster() + "' but reached cluster " + cluster;

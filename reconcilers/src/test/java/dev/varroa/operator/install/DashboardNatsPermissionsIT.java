@@ -101,6 +101,7 @@ class DashboardNatsPermissionsIT {
       responder.subscribe(BusNames.clusterActions("core"), BusNames.OPERATOR_QUEUE_GROUP);
       responder.subscribe(BusNames.clusterBroodOperations("core"), BusNames.OPERATOR_QUEUE_GROUP);
       responder.subscribe(BusNames.clusterBroodSchedules("core"), BusNames.OPERATOR_QUEUE_GROUP);
+      responder.subscribe(BusNames.clusterCellPools("core"), BusNames.OPERATOR_QUEUE_GROUP);
       for (int i = 1; i <= 3; i++) {
         operator.publish(NatsMessage.builder().subject(BusNames.activity("core", "ci", "sandbox"))
             .headers(new Headers().put("Nats-Msg-Id", UUID.randomUUID().toString())).data(new byte[] {(byte) i}).build());
@@ -138,9 +139,9 @@ class DashboardNatsPermissionsIT {
       // An action it authorized, to the cluster's operator (docs/actions.md)
       Message action = dashboard.request(BusNames.clusterActions("core"), new byte[0], DEADLINE);
       assertThat(new String(action.getData(), StandardCharsets.UTF_8)).isEqualTo(BusNames.clusterActions("core"));
-      // The brood operation and schedule lists (docs/dashboard-api.md)
+      // The brood operation and schedule lists, and the cell pools and teams (docs/dashboard-api.md)
       for (String subject : new String[] {BusNames.clusterBroodOperations("core"),
-          BusNames.clusterBroodSchedules("core")}) {
+          BusNames.clusterBroodSchedules("core"), BusNames.clusterCellPools("core")}) {
         assertThat(new String(dashboard.request(subject, new byte[0], DEADLINE).getData(), StandardCharsets.UTF_8))
             .isEqualTo(subject);
       }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.varroa.gateway.Gateway;
 import dev.varroa.gateway.GatewaySettings;
 import dev.varroa.gateway.ca.CertificateAuthority;
+import dev.varroa.operator.bffresponders.CellPoolListResponder;
 import dev.varroa.operator.bffresponders.ManifestCheckResponder;
 import dev.varroa.operator.channel.ControlChannel;
 import dev.varroa.operator.channel.JenkinsTokenIssuer;
@@ -16,6 +17,8 @@ import dev.varroa.operator.manifests.ControllerSchema;
 import dev.varroa.operator.manifests.ManifestCheck;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
+import dev.varroa.protocol.bus.v1.CellPoolRows;
+import dev.varroa.protocol.bus.v1.CellPoolsRequest;
 import dev.varroa.protocol.bus.v1.GatewayCommand;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrant;
 import dev.varroa.protocol.bus.v1.JenkinsTokenGrantRequest;
@@ -146,6 +149,17 @@ class MemberNatsPermissionsIT {
         assertThat(checked).as("the member operator's answer to the BFF's check").isNotNull();
         assertThat(ManifestCheckAnswer.parseFrom(checked.getData()).getCluster()).isEqualTo(MEMBER);
       }
+      // the BFF's cell pool list of this member, answered by the member's operator user (docs/cells.md)
+      try (CellPoolListResponder pools = new CellPoolListResponder(operatorConnection, MEMBER, List::of, List::of);
+          Connection dashboard = connect("dashboard", PASSWORDS.get("DASHBOARD_PASSWORD"), "_INBOX.",
+              new ConcurrentLinkedQueue<>())) {
+        pools.start();
+        operatorConnection.flush(DEADLINE);
+        Message listed = dashboard.request(BusNames.clusterCellPools(MEMBER),
+            CellPoolsRequest.getDefaultInstance().toByteArray(), DEADLINE);
+        assertThat(listed).as("the member operator's cell pools for the BFF").isNotNull();
+        assertThat(CellPoolRows.parseFrom(listed.getData()).getCluster()).isEqualTo(MEMBER);
+      }
 
       await().atMost(DEADLINE).until(() -> operatorConnection.keyValue(BusNames.GATEWAYS_BUCKET)
           .get(BusNames.token("gw-1")) != null);
@@ -184,6 +198,7 @@ class MemberNatsPermissionsIT {
       operator.subscribe(BusNames.jenkinsTokenRequests(CORE), BusNames.OPERATOR_QUEUE_GROUP);
       operator.subscribe(BusNames.clusterControllers(OTHER_MEMBER), BusNames.OPERATOR_QUEUE_GROUP);
       operator.subscribe(BusNames.clusterManifestCheck(CORE), BusNames.OPERATOR_QUEUE_GROUP);
+      operator.subscribe(BusNames.clusterCellPools(OTHER_MEMBER), BusNames.OPERATOR_QUEUE_GROUP);
       operator.subscribe(BusNames.operatorInboxPrefix(CORE) + ">");
       operator.subscribe(BusNames.OPERATOR_INBOX_PREFIX + ">");
 
@@ -199,6 +214,7 @@ class MemberNatsPermissionsIT {
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.jenkinsTokenRequests(CORE) + "\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterControllers(OTHER_MEMBER) + "\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterManifestCheck(CORE) + "\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.clusterCellPools(OTHER_MEMBER) + "\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.operatorInboxPrefix(CORE) + ">\"");
       awaitViolation(operatorErrors, "Subscription to \"" + BusNames.OPERATOR_INBOX_PREFIX + ">\"");
 

@@ -1,0 +1,158 @@
+package dev.varroa.dashboard.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.varroa.dashboard.BffFixtures;
+import dev.varroa.dashboard.BffStack;
+import dev.varroa.dashboard.CellFixtures;
+import dev.varroa.operator.OperatorSettings;
+import dev.varroa.operator.VarroaOperator;
+import dev.varroa.operator.cluster.ClusterRole;
+import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.BusTopology;
+import dev.varroa.protocol.bus.ActivityPublisher;
+import dev.varroa.protocol.bus.v1.ClusterPresence;
+import dev.varroa.testfixtures.kube.KubeApiServer;
+import dev.varroa.testfixtures.kube.KubeApiServerExtension;
+import dev.varroa.testfixtures.kube.WithKubeApiServer;
+import dev.varroa.testfixtures.nats.NatsServerExtension;
+import dev.varroa.testfixtures.oidc.BrowserLogin;
+import dev.varroa.testfixtures.oidc.OidcProviderExtension;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nats.client.Connection;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Cells page in headless Chromium against the BFF in front of two clusters (two API servers, an operator each),
+ * NATS and the OpenID provider: everyone's blocks for a reader of every namespace, the tenant-b blocks only for a
+ * user bound in tenant-b, a silent member named, and the scale command to copy. No cell reconciler runs: the test
+ * writes the status.
+ */
+@WithKubeApiServer
+class CellsBrowserIT {
+
+  private static final int PORT = BffFixtures.port();
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final String MEMBER = "east";
+  private static final String SILENT_MEMBER = "us-2";
+
+  @RegisterExtension
+  static final KubeApiServerExtension MEMBER_API = KubeApiServerExtension.another("member");
+  @RegisterExtension
+  static final NatsServerExtension NATS = new NatsServerExtension();
+  @RegisterExtension
+  static final OidcProviderExtension OIDC = new OidcProviderExtension(List.of(BffFixtures.user("alice"),
+      BffFixtures.user("bob")), List.of(BffStack.redirectUri(PORT)));
+
+  private static Connection operatorBus;
+  private static Connection bffBus;
+  private static BffStack stack;
+  private static VarroaOperator member;
+
+  @BeforeAll
+  static void start(KubeApiServer core, @TempDir Path folder) throws Exception {
+    Files.createDirectories(DashboardBrowserIT.SCREENSHOTS);
+    KubernetesClient coreClient = core.client();
+    KubernetesClient memberClient = MEMBER_API.server().client();
+    BffFixtures.namespaces(coreClient, "tenant-a", "tenant-b");
+    BffFixtures.namespaces(memberClient, "tenant-b");
+    BffFixtures.readerRole(coreClient);
+    BffFixtures.binding(coreClient, "alice-reads-all", "reader", "User", "alice", null);
+    BffFixtures.binding(coreClient, "bob-reads-tenant-b", "reader", "User", "bob", "tenant-b");
+    CellFixtures.pool(coreClient, "tenant-a", "builds", 4, List.of(List.of("payments", "orders"), List.of("search")));
+    CellFixtures.team(coreClient, "tenant-a", "late", "builds", null);
+    CellFixtures.pool(coreClient, "tenant-b", "ci", 10, List.of(List.of("mobile")));
+    CellFixtures.pool(memberClient, "tenant-b", "ci-east", 2, List.of(List.of("data", "ml"), List.of("web")));
+
+    operatorBus = NATS.server().connect();
+    bffBus = NATS.server().connect();
+    stack = BffStack.start(coreClient, folder.resolve("cache"), operatorBus, bffBus,
+        BffStack.oidc(OIDC.provider(), PORT), PORT);
+    member = new VarroaOperator(memberClient, OperatorSettings.defaults(folder.resolve("member-cache")), null,
+        new ActivityPublisher(() -> operatorBus, MEMBER, "operator", Clock.systemUTC()), Optional.empty(),
+        Clock.systemUTC()).withoutBroodReconcilers()
+        .withoutCellReconcilers();
+    member.start();
+    member.registerCluster(MEMBER, ClusterRole.MEMBER, () -> operatorBus);
+    String token = BrowserLogin.login(OIDC.provider(), BffStack.redirectUri(PORT), "alice",
+        BffFixtures.password("alice")).idToken();
+    await().atMost(DEADLINE).until(() -> {
+      HttpResponse<String> cells = HTTP.send(HttpRequest.newBuilder(URI.create(stack.url() + "/cells"))
+          .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+      return cells.statusCode() == 200 && JSON.readTree(cells.body()).path("pools").findValues("unplacedTeams")
+          .stream().anyMatch(u -> u.size() == 1) && JSON.readTree(cells.body()).path("pools").size() == 3;
+    });
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (AutoCloseable closeable : new AutoCloseable[] {stack, member, operatorBus, bffBus}) {
+      if (closeable != null) {
+        closeable.close();
+      }
+    }
+  }
+
+  @Test
+  void aReaderOfEveryNamespaceSeesABlockPerPoolPerCluster() throws Exception {
+    withSilentMember(() -> passes(script("alice", "cells",
+        "east/tenant-b/ci-east,eu-1/tenant-a/builds,eu-1/tenant-b/ci", "")));
+  }
+
+  @Test
+  void aTenantSeesOnlyItsNamespacesPools() throws Exception {
+    withSilentMember(() -> passes(script("bob", "cells-tenant", "east/tenant-b/ci-east,eu-1/tenant-b/ci",
+        "eu-1/tenant-a/builds")));
+  }
+
+  private static void withSilentMember(BrowserScript.Step body) throws Exception {
+    BusTopology.ensureClusters(operatorBus);
+    operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put(SILENT_MEMBER, ClusterPresence.newBuilder()
+        .setName(SILENT_MEMBER).setRole("member").setRefreshedAtEpochMillis(System.currentTimeMillis()).build()
+        .toByteArray());
+    try {
+      body.run();
+    } finally {
+      operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete(SILENT_MEMBER);
+    }
+  }
+
+  private static BrowserScript.Outcome script(String user, String shot, String pools, String hidden)
+      throws Exception {
+    Map<String, String> environment = new HashMap<>();
+    environment.put("VARROA_E2E_URL", stack.url());
+    environment.put("VARROA_E2E_USER", user);
+    environment.put("VARROA_E2E_PASSWORD", BffFixtures.password(user));
+    environment.put("VARROA_E2E_SCREENSHOTS", DashboardBrowserIT.SCREENSHOTS.toString());
+    environment.put("VARROA_E2E_SILENT_CLUSTER", SILENT_MEMBER);
+    environment.put("VARROA_E2E_POOLS", pools);
+    environment.put("VARROA_E2E_HIDDEN_POOLS", hidden);
+    environment.put("VARROA_E2E_SHOT", shot);
+    return new BrowserScript(environment).run("cells.mjs");
+  }
+
+  private static void passes(BrowserScript.Outcome outcome) {
+    assertThat(outcome.exitCode()).as("%s", outcome).isZero();
+    assertThat(outcome.output()).as("%s", outcome).anyMatch(line -> line.startsWith("ok: "));
+  }
+}
