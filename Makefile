@@ -3,7 +3,7 @@
 MVN ?= mvn -B -ntp
 SHELL := /bin/bash
 
-.PHONY: node-up node-down node-check test-real-node deps build demo demo-check demo-played demo-played-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-clusters bench-brood bench-dashboard-page bench-hibernation clean
+.PHONY: node-up node-down node-check test-real-node deps build demo demo-check demo-played demo-played-check test crds docs images images-check install-dry-run images-registry-stop bench-bundles bench-controllers bench-gateway bench-mite bench-latency bench-events bench-logs bench-bff bench-clusters bench-brood bench-cells bench-dashboard-page bench-hibernation clean
 
 deps:
 	bash test-fixtures/install-deps.sh
@@ -150,6 +150,12 @@ bench-clusters: build
 bench-brood: build
 	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.BroodOperationBenchmark $(ARGS)
+
+# Issue 29's placement figures: 500 Teams over a CellPool of 50 cells on a real API server (time, writes per team,
+# writes after an operator restart).
+bench-cells: build
+	$(MVN) -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+	java -cp "benchmarks/target/classes:$$(cat benchmarks/target/classpath.txt)" dev.varroa.benchmarks.CellPlacementBenchmark $(ARGS)
 
 # Issue 14's browser figures (Controllers page with 1,000 controllers in Chromium, bundle sizes, the page's heap after
 # ten minutes of live activity); ARGS="controllers minutes events-per-second"; figures go to docs/benchmarks.md.
