@@ -107,10 +107,16 @@ final class ControllerInputResolver {
       return new Blocked(lacking.get());
     }
 
+    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, lookup, rendered,
+        describe(bundleName, bundle.isPresent()), profile.get(), installFrom);
+    if (cell.blocked().isPresent()) {
+      return new Blocked(cell.blocked().get());
+    }
+
     JenkinsAuthorizationRenderer.Outcome authorization = JenkinsAuthorizationRenderer.render(
         new JenkinsAuthorizationRenderer.Request(namespace, lookup.jenkinsRoleBindings(), lookup::jenkinsRole,
             profile.get().getMetadata().getName(), describe(bundleName, bundle.isPresent()), rendered,
-            lookup.installation().jenkinsLogin()));
+            lookup.installation().jenkinsLogin()), cell.layer());
     if (authorization instanceof JenkinsAuthorizationRenderer.Refused refusedAuthorization) {
       return new Blocked(refusedAuthorization.message());
     }
@@ -118,7 +124,7 @@ final class ControllerInputResolver {
         authorization instanceof JenkinsAuthorizationRenderer.Rendered r ? Optional.of(r.authorization())
             : Optional.empty();
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
-        lookup.podTemplates(namespace), lookup.installation(), rendersAuthorization));
+        lookup.podTemplates(namespace), lookup.installation(), rendersAuthorization, cell.layer()));
   }
 
   private static String describe(String bundleName, boolean composed) {
