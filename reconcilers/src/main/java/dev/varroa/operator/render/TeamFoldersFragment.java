@@ -166,11 +166,13 @@ public final class TeamFoldersFragment {
   }
 
   /**
-   * A Groovy expression for a secret file's value: JCasC replaces the inner variable with the file's content and the
-   * base64 lookup encodes it, so whatever the value holds (quotes, newlines) cannot change the script's code.
+   * A Groovy expression for a secret file's value: JCasC's fileBase64 lookup reads the file the mite wrote under the
+   * secrets folder and encodes it, so whatever the value holds (quotes, newlines, {@code ${}, {@code :-}) can neither
+   * change the script's code nor be read as a variable. A missing file (no desired state since the pod started)
+   * resolves to nothing: the credential is empty until the operator pushes again.
    */
   static String secretValue(String secretFile) {
-    return "new String('${base64:${" + secretFile + "}}'.decodeBase64(), 'UTF-8')";
+    return "new String('${fileBase64:" + PodVolumes.SECRETS_PATH + "/" + secretFile + "}'.decodeBase64(), 'UTF-8')";
   }
 
   private static void pipeline(StringBuilder out, String team, TeamSpec.Pipeline pipeline) {

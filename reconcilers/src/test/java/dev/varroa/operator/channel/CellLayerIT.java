@@ -192,8 +192,8 @@ class CellLayerIT {
 
     String teams = await().atMost(DEADLINE).until(() -> teamsFile(client, names), t -> t != null);
     assertThat(teams).contains("folder('alpha')", "pipelineJob('alpha/build')", "credentials('git-token')",
-        "folder('beta')", "pipelineJob('beta/nightly')", "${base64:${varroa-team_alpha_secret_git-token}}",
-        "${base64:${varroa-team_beta_secret_slack}}");
+        "folder('beta')", "pipelineJob('beta/nightly')", "${fileBase64:/run/secrets/varroa-team_alpha_secret_git-token}",
+        "${fileBase64:/run/secrets/varroa-team_beta_secret_slack}");
     ConfigMap plugins = await().atMost(DEADLINE).until(() -> client.configMaps().inNamespace(NAMESPACE)
         .withName(names.pluginsConfigMap()).get(), c -> c != null);
     assertThat(plugins.getData().get(PluginsConfigMapRenderer.PLUGINS_KEY)).contains("job-dsl:1.93",

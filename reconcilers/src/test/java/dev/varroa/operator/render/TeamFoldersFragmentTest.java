@@ -104,12 +104,12 @@ class TeamFoldersFragmentTest {
     String credentials = alpha.substring(alpha.indexOf("folderCredentialsProperty"), alpha.indexOf("pipelineJob("));
 
     assertThat(credentials).contains("usernamePassword {", "id('git-token')",
-        "username(new String('${base64:${varroa-team_alpha_username_git-token}}'.decodeBase64(), 'UTF-8'))",
-        "password(new String('${base64:${varroa-team_alpha_secret_git-token}}'.decodeBase64(), 'UTF-8'))");
+        "username(new String('${fileBase64:/run/secrets/varroa-team_alpha_username_git-token}'.decodeBase64(), 'UTF-8'))",
+        "password(new String('${fileBase64:/run/secrets/varroa-team_alpha_secret_git-token}'.decodeBase64(), 'UTF-8'))");
     assertThat(credentials).contains("basicSSHUserPrivateKey {", "id('deploy-key')", "username('')",
-        "directEntry {\n" + " ".repeat(18) + "privateKey(new String('${base64:${varroa-team_alpha_secret_deploy-key}}'");
+        "directEntry {\n" + " ".repeat(18) + "privateKey(new String('${fileBase64:/run/secrets/varroa-team_alpha_secret_deploy-key}'");
     assertThat(credentials).contains("string {", "id('slack')", "description('the alerts hook')",
-        "secret(new String('${base64:${varroa-team_alpha_secret_slack}}'.decodeBase64(), 'UTF-8'))");
+        "secret(new String('${fileBase64:/run/secrets/varroa-team_alpha_secret_slack}'.decodeBase64(), 'UTF-8'))");
     assertThat(TeamFoldersFragment.secretFile("alpha", "git-token")).isEqualTo("varroa-team_alpha_secret_git-token");
     assertThat(BETA.getSpec().credentials).isNull();
     assertThat(scripts(layer(List.of(BETA), Map.of())).get(0)).as("no credentials, no store")
