@@ -17,6 +17,7 @@ import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.operator.render.naming.StatefulSetName;
+import dev.varroa.operator.render.resolve.CellLayerResolver;
 import dev.varroa.operator.render.resolve.InstallationDefaults;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;

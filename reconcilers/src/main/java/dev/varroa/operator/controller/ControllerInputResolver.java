@@ -11,6 +11,7 @@ import dev.varroa.bundle.StarterBundle;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
+import dev.varroa.operator.render.resolve.CellLayerResolver;
 import dev.varroa.operator.render.resolve.ControllerRenderCheck;
 import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
 import dev.varroa.operator.render.resolve.ResolvedController;
@@ -107,8 +108,8 @@ final class ControllerInputResolver {
       return new Blocked(lacking.get());
     }
 
-    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, lookup, rendered,
-        describe(bundleName, bundle.isPresent()), profile.get(), installFrom);
+    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, name -> lookup.team(namespace, name),
+        rendered, describe(bundleName, bundle.isPresent()), profile.get(), installFrom);
     if (cell.blocked().isPresent()) {
       return new Blocked(cell.blocked().get());
     }

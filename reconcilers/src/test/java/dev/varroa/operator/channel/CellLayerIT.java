@@ -62,8 +62,11 @@ import java.util.stream.Stream;
 import org.apache.commons.io.output.TeeOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -72,10 +75,12 @@ import org.junit.jupiter.api.io.TempDir;
  * folder per Team in its JCasC and the pool's plugins; each Team credential's value reaches the mite's secret folder
  * inside the sealed part of the desired state only (not the ConfigMaps, status, NATS in clear, JetStream or any log);
  * a change of a Team, or of a credential's Secret, reaches the cell at once. A Team with two pipelines of one name
- * blocks its cell, naming the Team, the field and the fix.
+ * blocks its cell, naming the Team, the field and the fix. A cell whose pod restarts while the operator is down
+ * starts with its folders and without its tenant credentials, which come back with the operator.
  */
 @WithKubeApiServer
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CellLayerIT {
   private static final Duration DEADLINE = Duration.ofSeconds(90);
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
@@ -117,6 +122,7 @@ class CellLayerIT {
   private Gateway gateway;
   private VarroaOperator operator;
   private CertificateAuthority ca;
+  private JenkinsTokenIssuer jenkinsTokens;
   private Path work;
 
   @BeforeAll
@@ -156,9 +162,14 @@ class CellLayerIT {
     ca = CertificateAuthority.createFiles(dir.resolve("ca.crt"), dir.resolve("ca.key"));
     gateway = Gateway.start(GatewaySettings.of("gw-cells", nats.value().url(), dir.resolve("ca.crt"),
         dir.resolve("ca.key")).withListen("127.0.0.1", 0).withClusterName(CLUSTER));
+    jenkinsTokens = JenkinsTokenIssuer.generate();
+    startOperator(client, "cache");
+  }
+
+  private void startOperator(KubernetesClient client, String cache) throws Exception {
     ControlChannel channel = new ControlChannel(nats.value().connect(), CLUSTER, "127.0.0.1:" + gateway.port(),
-        ca.certificatePem(), JenkinsTokenIssuer.generate(), Clock.systemUTC());
-    operator = new VarroaOperator(client, OperatorSettings.defaults(dir.resolve("cache")), channel);
+        ca.certificatePem(), jenkinsTokens, Clock.systemUTC());
+    operator = new VarroaOperator(client, OperatorSettings.defaults(work.resolve(cache)), channel);
     operator.start();
   }
 
@@ -184,6 +195,7 @@ class CellLayerIT {
   }
 
   @Test
+  @Order(1)
   void aCellGetsAFolderPerTeamAndTheirCredentialsOnlyInsideTheSealedDesiredState(KubeApiServer kube)
       throws Exception {
     KubernetesClient client = kube.client();
@@ -258,6 +270,7 @@ class CellLayerIT {
   }
 
   @Test
+  @Order(2)
   void aTeamWithTwoPipelinesOfOneNameBlocksItsCellNamingTheTeamTheFieldAndTheFix(KubeApiServer kube) {
     KubernetesClient client = kube.client();
     apply(client, """
@@ -294,6 +307,48 @@ class CellLayerIT {
         .filter(c -> c.status == Condition.Status.False).isPresent());
     assertThat(teamsFile(client, names(client.resources(Controller.class).inNamespace(NAMESPACE)
         .withName("builds-1").get()))).contains("pipelineJob('gamma/test')");
+  }
+
+  /** Last: it stops the operator (seed 000: "a restarted cell starts without tenant credentials"). */
+  @Test
+  @Order(3)
+  void aCellRestartedWhileTheOperatorIsDownHasItsFoldersButNoTenantCredentialsUntilTheOperatorIsBack(
+      KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    Controller cell = cell(client, "builds-2", "[alpha]");
+    ControllerIdentity id = identity(cell);
+    PodPlayer first = play(client, cell, "builds-2");
+    String alphaFile = TeamFoldersFragment.secretFile("alpha", "git-token");
+    await().atMost(DEADLINE).until(() -> holds(first.secretsDirectory().resolve(alphaFile), ALPHA_TOKEN));
+
+    // the operator goes away; then the pod is replaced, as a node failure or an eviction would
+    operator.close();
+    operator = null;
+    String podName = first.pod().getMetadata().getName();
+    first.close();
+    client.pods().inNamespace(NAMESPACE).withName(podName).withGracePeriod(0).delete();
+    await().atMost(DEADLINE).until(() -> client.pods().inNamespace(NAMESPACE).withName(podName).get() == null);
+    await().atMost(DEADLINE).until(() -> {
+      KeyValueEntry entry = tap.keyValue(BusNames.MITE_ROUTES_BUCKET).get(id.routeKey());
+      return entry == null || entry.getOperation() != io.nats.client.api.KeyValueOperation.PUT;
+    });
+    PodPlayer second = play(client, cell, "builds-2-restarted");
+    Path seeded = work.resolve("pods").resolve("builds-2-restarted").resolve("casc").resolve(TeamFoldersFragment.FILE);
+    await().atMost(DEADLINE).until(() -> Files.exists(seeded));
+
+    assertThat(Files.readString(seeded)).as("the folders come from the ConfigMap the mite seeds Jenkins with")
+        .contains("folder('alpha')", "${fileBase64:/run/secrets/" + alphaFile + "}");
+    try (Stream<Path> files = Files.list(second.secretsDirectory())) {
+      assertThat(files.map(f -> f.getFileName().toString())).as("a new memory volume: no tenant credential")
+          .noneMatch(name -> name.startsWith("varroa-team_"));
+    }
+
+    startOperator(client, "cache-after-restart");
+    await().atMost(DEADLINE).until(() -> {
+      // the kubelet syncs the bootstrap token the operator mints for the new pod
+      second.refreshVolumes();
+      return holds(second.secretsDirectory().resolve(alphaFile), ALPHA_TOKEN);
+    });
   }
 
   private static String beta(String pipelines) {

@@ -1,4 +1,4 @@
-package dev.varroa.operator.controller;
+package dev.varroa.operator.render.resolve;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
@@ -8,45 +8,50 @@ import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.render.CellLayer;
 import dev.varroa.operator.render.TeamFolderCheck;
-import dev.varroa.operator.render.resolve.CellPlugins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
- * The cell part of the resolution step: the hosted Teams (spec.cell.teams) and the Teams they let call them, from the
- * caches, checked, and the cell's plugin list. A Team spec.cell.teams names that is gone is left out: the CellPool
- * reconciler drops it from the list.
+ * A cell's generated layer from its inputs (docs/cells.md): the hosted Teams (spec.cell.teams) and the Teams they let
+ * call them, checked, and the cell's plugin list. The operator looks Teams up in its cache, {@code varroactl render
+ * controller} in its files. A Team spec.cell.teams names that is gone is left out: the CellPool reconciler drops it
+ * from the list.
  */
-final class CellLayerResolver {
+public final class CellLayerResolver {
   /** The layer, or why the cell cannot render, naming the Team or plugin, the field and the fix. */
-  record Resolution(Optional<CellLayer> layer, Optional<String> blocked) {}
+  public record Resolution(Optional<CellLayer> layer, Optional<String> blocked) {}
 
   private CellLayerResolver() {}
 
-  /** Empty layer and no block for a Controller that is no cell. */
-  static Resolution resolve(Controller controller, ControllerInputLookup lookup, RenderedBundle rendered,
-      String bundleName, JenkinsVersionProfile profile, Optional<UpdateCenter> updateCenter) {
+  /**
+   * Empty layer and no block for a Controller that is no cell.
+   *
+   * @param teams a Team of the Controller's namespace by name
+   * @param bundleName how messages name the bundle, e.g. {@code ComposedBundle team-a}
+   */
+  public static Resolution resolve(Controller controller, Function<String, Optional<Team>> teams,
+      RenderedBundle rendered, String bundleName, JenkinsVersionProfile profile, Optional<UpdateCenter> updateCenter) {
     if (controller.getSpec() == null || controller.getSpec().cell == null) {
       return new Resolution(Optional.empty(), Optional.empty());
     }
-    String namespace = controller.getMetadata().getNamespace();
-    List<Team> teams = new ArrayList<>();
+    List<Team> hosted = new ArrayList<>();
     for (String name : new TreeSet<>(hosted(controller))) {
-      lookup.team(namespace, name).ifPresent(teams::add);
+      teams.apply(name).ifPresent(hosted::add);
     }
-    List<String> problems = teams.stream().flatMap(t -> TeamFolderCheck.problems(t).stream()).toList();
+    List<String> problems = hosted.stream().flatMap(t -> TeamFolderCheck.problems(t).stream()).toList();
     if (!problems.isEmpty()) {
       return new Resolution(Optional.empty(), Optional.of(String.join("; ", problems)));
     }
     Map<String, List<Subject>> callers = new TreeMap<>();
-    for (Team team : teams) {
+    for (Team team : hosted) {
       for (String caller : team.getSpec() == null || team.getSpec().callableBy == null ? List.<String>of()
           : team.getSpec().callableBy) {
-        lookup.team(namespace, caller).filter(t -> t.getSpec() != null && t.getSpec().subjects != null)
+        teams.apply(caller).filter(t -> t.getSpec() != null && t.getSpec().subjects != null)
             .ifPresent(t -> callers.put(caller, t.getSpec().subjects));
       }
     }
@@ -55,12 +60,12 @@ final class CellLayerResolver {
       return new Resolution(Optional.empty(), Optional.of(refused.message()));
     }
     CellPlugins.Resolved resolved = (CellPlugins.Resolved) plugins;
-    return new Resolution(Optional.of(new CellLayer(teams, callers, resolved.pluginsText(), resolved.ignoredPin())),
+    return new Resolution(Optional.of(new CellLayer(hosted, callers, resolved.pluginsText(), resolved.ignoredPin())),
         Optional.empty());
   }
 
   /** The Teams a Controller hosts by its spec.cell; none for a Controller that is no cell. */
-  static List<String> hosted(Controller controller) {
+  public static List<String> hosted(Controller controller) {
     return controller.getSpec() == null || controller.getSpec().cell == null || controller.getSpec().cell.teams == null
         ? List.of() : controller.getSpec().cell.teams;
   }
