@@ -3,10 +3,13 @@ package dev.varroa.cli.render;
 import dev.varroa.api.v1alpha1.ComposedBundle;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerClass;
+import dev.varroa.api.v1alpha1.JenkinsRole;
+import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.SecretVariable;
+import dev.varroa.api.v1alpha1.Team;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.api.v1alpha1.UpdateCenterStatus;
 import dev.varroa.bundle.BundleException;
@@ -20,9 +23,12 @@ import dev.varroa.cli.bundle.BundleFileOptions;
 import dev.varroa.cli.bundle.OfflineComposition;
 import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.cli.input.ManifestSet;
+import dev.varroa.operator.render.CellLayer;
 import dev.varroa.operator.render.ChannelEndpoint;
+import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.RenderInput;
 import dev.varroa.operator.render.UpdateCenterEndpoints;
+import dev.varroa.operator.render.resolve.CellLayerResolver;
 import dev.varroa.operator.render.resolve.ControllerRenderCheck;
 import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
 import dev.varroa.operator.render.resolve.InstallationDefaults;
@@ -40,7 +46,8 @@ import java.util.stream.Collectors;
  * Finds, among the -f objects, everything one Controller renders from, as the operator finds it in
  * the cluster: ProvisioningDefaults {@code default}, the ControllerClass, the bundle (composed like
  * `varroactl bundle render`, or the built-in varroa-starter), its JenkinsVersionProfile, the
- * UpdateCenter and the PodTemplates of the Controller's namespace.
+ * UpdateCenter and the PodTemplates of the Controller's namespace; for a cell (spec.cell), the Teams of its
+ * namespace it hosts or lets call them, and the JenkinsRoleBindings and JenkinsRoles its authorization keeps.
  */
 final class OfflineController {
   /** Where a Controller file without metadata.namespace lands, as with kubectl apply. */
@@ -115,8 +122,43 @@ final class OfflineController {
     if (!refused.isEmpty()) {
       throw new SettingsInvalidException(refused);
     }
-    return new RenderInput(resolved, profile, rendered, updateCenter.updateCenter().map(OfflineController::serving),
-        manifests.all(PodTemplate.class), channel, installation);
+    Optional<UpdateCenter> serving = updateCenter.updateCenter().map(OfflineController::serving);
+    String namespace = controller.getMetadata().getNamespace();
+    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, team -> team(namespace, team), rendered,
+        bundleName, profile, serving);
+    if (cell.blocked().isPresent()) {
+      throw new InvalidInputException(cell.blocked().get());
+    }
+    return new RenderInput(resolved, profile, rendered, serving, manifests.all(PodTemplate.class), channel,
+        installation, cellAuthorization(cell.layer(), namespace, profileName, bundleName, rendered))
+        .withCell(cell.layer());
+  }
+
+  /** A Team of the files in this namespace (one without metadata.namespace lands in the default one). */
+  private Optional<Team> team(String namespace, String name) {
+    return manifests.all(Team.class).stream().filter(t -> name.equals(t.getMetadata().getName()))
+        .filter(t -> namespace.equals(Optional.ofNullable(t.getMetadata().getNamespace()).orElse(DEFAULT_NAMESPACE)))
+        .findFirst().map(t -> {
+          t.getMetadata().setNamespace(namespace);
+          return t;
+        });
+  }
+
+  /** A cell's folder-scoped authorization, as the operator renders it; a Controller that is no cell gets none here. */
+  private Optional<JenkinsAuthorizationRenderer.Authorization> cellAuthorization(Optional<CellLayer> cell,
+      String namespace, String profileName, String bundleName, RenderedBundle rendered) {
+    if (cell.isEmpty()) {
+      return Optional.empty();
+    }
+    JenkinsAuthorizationRenderer.Outcome outcome = JenkinsAuthorizationRenderer.render(
+        new JenkinsAuthorizationRenderer.Request(namespace, manifests.all(JenkinsRoleBinding.class),
+            name -> manifests.named(JenkinsRole.class, name), profileName, bundleName, rendered, Optional.empty()),
+        cell);
+    if (outcome instanceof JenkinsAuthorizationRenderer.Refused refused) {
+      throw new InvalidInputException(refused.message());
+    }
+    return outcome instanceof JenkinsAuthorizationRenderer.Rendered r ? Optional.of(r.authorization())
+        : Optional.empty();
   }
 
   /**

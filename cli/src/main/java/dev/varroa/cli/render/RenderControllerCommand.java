@@ -40,7 +40,8 @@ public final class RenderControllerCommand implements Callable<Integer> {
   @Option(names = "-f", required = true, paramLabel = "PATH",
       description = "YAML file or folder of them (multi-document); repeatable. Holds the Controller and what it uses:"
           + " ProvisioningDefaults, ControllerClass, ComposedBundle and its inputs' objects, JenkinsVersionProfile,"
-          + " UpdateCenter, PodTemplates.")
+          + " UpdateCenter, PodTemplates; for a cell, its Teams and the JenkinsRoleBindings and JenkinsRoles"
+          + " that apply.")
   List<Path> files = new ArrayList<>();
 
   @Option(names = "--name", paramLabel = "NAME", description = "The Controller to render when the files hold several.")

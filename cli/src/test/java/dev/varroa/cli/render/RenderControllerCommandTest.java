@@ -218,6 +218,62 @@ class RenderControllerCommandTest {
   }
 
   @Test
+  void rendersACellsGeneratedLayerFromTheTeamsInTheFilesAndRefusesARepeatedPipeline() throws IOException {
+    Path profile = Files.writeString(work.resolve("profile.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: JenkinsVersionProfile
+        metadata: {name: cells}
+        spec:
+          jenkinsVersion: "2.555.2"
+          image: jenkins/jenkins:2.555.2-lts-jdk21
+          plugins:
+            - {id: configuration-as-code, version: 2006.v001a_2ca_6b_574}
+            - {id: kubernetes, version: 4384.v1b_6367f393d9}
+            - {id: workflow-aggregator, version: 608.v67378e9d3db_1}
+            - {id: git, version: "5.8.0"}
+            - {id: credentials, version: 1453.v9b_a_29777a_b_fd}
+            - {id: job-dsl, version: "1.93"}
+            - {id: cloudbees-folder, version: 6.1073.va_7888eb_dd514}
+            - {id: matrix-auth, version: "3.2.9"}
+            - {id: plain-credentials, version: 195.vb_906e9073dee}
+            - {id: ssh-credentials, version: 355.v9b_e5b_cde5003}
+            - {id: workflow-cps, version: 4106.v7a_8a_8176d450}
+            - {id: workflow-job, version: 1520.v56d65e3b_4566}
+        """);
+    Path cell = Files.writeString(work.resolve("cell.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Controller
+        metadata: {name: builds-0, namespace: ci}
+        spec:
+          versionProfileRef: {name: cells}
+          cell: {pool: builds, teams: [alpha]}
+        """);
+    Path team = Files.writeString(work.resolve("team.yaml"), """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Team
+        metadata: {name: alpha, namespace: ci}
+        spec:
+          pool: builds
+          subjects: [{kind: User, name: alice}]
+          pipelines:
+            - {name: build, repository: "https://git.example.com/alpha/app.git"}
+        """);
+
+    CommandRun run = CommandRun.of("render", "controller", "-f", cell.toString(), "-f", profile.toString(),
+        "-f", team.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("varroa-teams.yaml", "folder('alpha')", "pipelineJob('alpha/build')",
+        "projectMatrix", "job-dsl:1.93");
+
+    Files.writeString(team, Files.readString(team) + "    - {name: build, repository: \"https://git.example.com/b.git\"}\n");
+    CommandRun refused = CommandRun.of("render", "controller", "-f", cell.toString(), "-f", profile.toString(),
+        "-f", team.toString());
+    assertThat(refused.exitCode()).isEqualTo(Varroactl.EXIT_INVALID);
+    assertThat(refused.err()).contains("Team ci/alpha: spec.pipelines[1].name build repeats", "fix:");
+  }
+
+  @Test
   void missingComposedBundleIsInvalidInput() {
     CommandRun run = CommandRun.of("render", "controller", "-f", example("71-controller-full.yaml"),
         "-f", example("20-controller-class.yaml"), "-f", example("30-version-profile.yaml"));

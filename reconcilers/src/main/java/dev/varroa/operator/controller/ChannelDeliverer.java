@@ -72,6 +72,15 @@ final class ChannelDeliverer {
         return new Delivered(null, Optional.empty(), secrets.problem());
       }
       Map<String, byte[]> secretFiles = new LinkedHashMap<>(secrets.values());
+      if (inputs.cell().isPresent()) {
+        // tenant credentials: sealed like every secret file, never in the JCasC text or a ConfigMap (docs/cells.md)
+        MiteSecrets.Resolution credentials = TeamCredentials.resolve((namespace, name) -> values.read(client, namespace,
+            name), inputs.cell().get());
+        if (credentials.problem().isPresent()) {
+          return new Delivered(null, Optional.empty(), credentials.problem());
+        }
+        secretFiles.putAll(credentials.values());
+      }
       ConfigMap casc = objects.stream().filter(o -> o instanceof ConfigMap
           && o.getMetadata().getName().equals(input.names().cascConfigMap())).map(ConfigMap.class::cast)
           .findFirst().orElseThrow();

@@ -9,12 +9,15 @@ import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamSpec;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.apply.KnownObjects;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
 import dev.varroa.operator.render.naming.ControllerLabels;
 import dev.varroa.operator.render.naming.StatefulSetName;
+import dev.varroa.operator.render.resolve.CellLayerResolver;
 import dev.varroa.operator.render.resolve.InstallationDefaults;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -48,7 +51,7 @@ import java.util.stream.Collectors;
 /**
  * The Controller reconciler's informers: every input a Controller resolves from (defaults, classes,
  * profiles, bundles and their renders, pod templates, update centers, JenkinsRoles and JenkinsRoleBindings,
- * Secrets) and every object it owns.
+ * a cell's Teams, Secrets) and every object it owns.
  * Each maps a change to the Controllers it concerns, so a change lands at once; a pass reads them all
  * from here and sends no GET an informer could answer.
  */
@@ -66,6 +69,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
   private final InformerEventSource<UpdateCenter, Controller> updateCenters;
   private final InformerEventSource<JenkinsRole, Controller> jenkinsRoles;
   private final InformerEventSource<JenkinsRoleBinding, Controller> jenkinsRoleBindings;
+  private final InformerEventSource<Team, Controller> teams;
   private final InstallationDefaults installation;
   private final Map<Class<? extends HasMetadata>, InformerEventSource<? extends HasMetadata, Controller>> owned =
       new LinkedHashMap<>();
@@ -92,6 +96,9 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
         .anyMatch(b -> b.getSpec() != null && b.getSpec().roleRef != null
             && r.getMetadata().getName().equals(b.getSpec().roleRef.name)
             && JenkinsAuthorizationRenderer.appliesTo(b, ctrl.getMetadata().getNamespace()))));
+    // a cell renders its hosted Teams and the subjects of the Teams they let call them (docs/cells.md)
+    teams = informer(context, Team.class, null, t -> controllers(ctrl -> inNamespace(ctrl, t.getMetadata().getNamespace())
+        && concernsCell(ctrl, t.getMetadata().getName())));
     InformerEventSource<Secret, Controller> secrets = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Secret.class, Controller.class)
             .withFieldSelector(new FieldSelector(List.of(new FieldSelector.Field("type", HELM_RELEASE_SECRET, true))))
@@ -119,7 +126,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
 
   List<EventSource<?, Controller>> eventSources() {
     List<EventSource<?, Controller>> all = new ArrayList<>(List.of(defaults, classes, profiles, bundles, podTemplates,
-        updateCenters, jenkinsRoles, jenkinsRoleBindings));
+        updateCenters, jenkinsRoles, jenkinsRoleBindings, teams));
     all.addAll(owned.values());
     return all;
   }
@@ -167,6 +174,11 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
   @Override
   public Optional<JenkinsRole> jenkinsRole(String name) {
     return jenkinsRoles.get(new ResourceID(name));
+  }
+
+  @Override
+  public Optional<Team> team(String namespace, String name) {
+    return teams.get(new ResourceID(name, namespace));
   }
 
   @Override
@@ -244,10 +256,27 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
       return owners;
     }
     String name = secret.getMetadata().getName();
+    String namespace = secret.getMetadata().getNamespace();
     boolean inDefaults = listsSecret(defaults().map(d -> d.getSpec()).orElse(null), name);
-    return controllers(c -> inNamespace(c, secret.getMetadata().getNamespace()) && c.getSpec() != null
+    return controllers(c -> inNamespace(c, namespace) && c.getSpec() != null
         && (inDefaults || listsSecret(c.getSpec(), name) || (c.getSpec().classRef != null
-            && listsSecret(controllerClass(c.getSpec().classRef.name).map(k -> k.getSpec()).orElse(null), name))));
+            && listsSecret(controllerClass(c.getSpec().classRef.name).map(k -> k.getSpec()).orElse(null), name))
+            || CellLayerResolver.hosted(c).stream().anyMatch(team -> team(namespace, team)
+                .filter(t -> credentialsFrom(t, name)).isPresent())));
+  }
+
+  /** A Team's change reaches the cells that host it and those hosting a Team it may call (its subjects are granted). */
+  private boolean concernsCell(Controller cell, String team) {
+    List<String> hosted = CellLayerResolver.hosted(cell);
+    return hosted.contains(team) || hosted.stream().anyMatch(name -> team(cell.getMetadata().getNamespace(), name)
+        .filter(t -> t.getSpec() != null && t.getSpec().callableBy != null && t.getSpec().callableBy.contains(team))
+        .isPresent());
+  }
+
+  private static boolean credentialsFrom(Team team, String secretName) {
+    List<TeamSpec.Credential> credentials = team.getSpec() == null ? null : team.getSpec().credentials;
+    return credentials != null && credentials.stream()
+        .anyMatch(c -> c.secretRef != null && secretName.equals(c.secretRef.name));
   }
 
   private static boolean listsSecret(ControllerSettings settings, String secretName) {

@@ -7,6 +7,7 @@ import dev.varroa.api.v1alpha1.JenkinsRoleBinding;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
+import dev.varroa.api.v1alpha1.Team;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.render.resolve.InstallationDefaults;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -39,6 +40,11 @@ interface ControllerInputLookup {
   }
 
   default Optional<JenkinsRole> jenkinsRole(String name) {
+    return Optional.empty();
+  }
+
+  /** A Team, which a cell hosts or whose pipelines a hosted Team lets call. */
+  default Optional<Team> team(String namespace, String name) {
     return Optional.empty();
   }
 

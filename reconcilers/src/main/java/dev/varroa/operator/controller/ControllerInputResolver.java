@@ -11,6 +11,7 @@ import dev.varroa.bundle.StarterBundle;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.bundle.BundleConfigMap;
 import dev.varroa.operator.render.JenkinsAuthorizationRenderer;
+import dev.varroa.operator.render.resolve.CellLayerResolver;
 import dev.varroa.operator.render.resolve.ControllerRenderCheck;
 import dev.varroa.operator.render.resolve.ControllerSettingsResolver;
 import dev.varroa.operator.render.resolve.ResolvedController;
@@ -107,10 +108,16 @@ final class ControllerInputResolver {
       return new Blocked(lacking.get());
     }
 
+    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, name -> lookup.team(namespace, name),
+        rendered, describe(bundleName, bundle.isPresent()), profile.get(), installFrom);
+    if (cell.blocked().isPresent()) {
+      return new Blocked(cell.blocked().get());
+    }
+
     JenkinsAuthorizationRenderer.Outcome authorization = JenkinsAuthorizationRenderer.render(
         new JenkinsAuthorizationRenderer.Request(namespace, lookup.jenkinsRoleBindings(), lookup::jenkinsRole,
             profile.get().getMetadata().getName(), describe(bundleName, bundle.isPresent()), rendered,
-            lookup.installation().jenkinsLogin()));
+            lookup.installation().jenkinsLogin()), cell.layer());
     if (authorization instanceof JenkinsAuthorizationRenderer.Refused refusedAuthorization) {
       return new Blocked(refusedAuthorization.message());
     }
@@ -118,7 +125,7 @@ final class ControllerInputResolver {
         authorization instanceof JenkinsAuthorizationRenderer.Rendered r ? Optional.of(r.authorization())
             : Optional.empty();
     return new Ready(new ControllerInputs(resolved, profile.get(), bundleName, rendered, installFrom,
-        lookup.podTemplates(namespace), lookup.installation(), rendersAuthorization));
+        lookup.podTemplates(namespace), lookup.installation(), rendersAuthorization, cell.layer()));
   }
 
   private static String describe(String bundleName, boolean composed) {

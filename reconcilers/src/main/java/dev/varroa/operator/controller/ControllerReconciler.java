@@ -176,6 +176,7 @@ public final class ControllerReconciler implements Reconciler<Controller>, Clean
       return write(controller, context, previous, seen.waitingFor(waiting.bundleName()));
     }
     ControllerInputs inputs = ((ControllerInputResolver.Ready) gathered).inputs();
+    seen = seen.withCell(inputs.cell());
 
     Hibernator.Plan parking = PassStep.HIBERNATION_PLAN.run(() -> planHibernation(controller, inputs, previous));
     seen = seen.parked(parking.hibernated());

@@ -7,6 +7,7 @@ import dev.varroa.operator.channel.CommandQueue;
 import dev.varroa.operator.hibernation.Hibernator;
 import dev.varroa.operator.home.HomePass;
 import dev.varroa.operator.home.HomeProgress;
+import dev.varroa.operator.render.CellLayer;
 import dev.varroa.operator.render.RestartHash;
 import dev.varroa.operator.status.Conditions;
 import dev.varroa.operator.status.Kstatus;
@@ -35,6 +36,8 @@ final class ControllerStatusAggregator {
   static final Duration LAST_RECONCILED_REFRESH = Duration.ofMinutes(10);
   static final String JENKINS_CONTAINER = "jenkins";
   static final String PLUGINS_CONTAINER = "plugins";
+  /** A cell's warning that it ignores another layer's pin on a plugin the pool owns (seed 001: job-dsl). */
+  public static final String PLUGIN_PIN_IGNORED = "PluginPinIgnored";
   /** Ready's reason while a pass fails with an unexpected error (docs/controllers.md). */
   static final String REASON_RECONCILE_ERROR = "ReconcileError";
   /** Longest error text a condition message carries; a stack of causes can be far longer. */
@@ -67,53 +70,61 @@ final class ControllerStatusAggregator {
    * @param mite delivery: the mite as the gateways report it; null without a control channel
    * @param hibernation hibernation completion: status.hibernation
    * @param backup backup step: status.backup and BackupFailed
+   * @param cell inputs: a cell's generated layer; empty for a Controller that is no cell or a pass blocked before it
    */
   record Observation(long generation, Optional<String> waitingForBundle, Optional<String> blocked, boolean hibernated,
       Optional<HomePass> home, Optional<Workload> workload, MiteObservation mite,
-      Optional<Hibernator.Outcome> hibernation, Optional<BackupStep.Outcome> backup) {
+      Optional<Hibernator.Outcome> hibernation, Optional<BackupStep.Outcome> backup, Optional<CellLayer> cell) {
     /** A pass that has observed nothing yet. */
     static Observation of(long generation) {
       return new Observation(generation, Optional.empty(), Optional.empty(), false, Optional.empty(), Optional.empty(),
-          null, Optional.empty(), Optional.empty());
+          null, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     Observation waitingFor(String bundle) {
       return new Observation(generation, Optional.of(bundle), blocked, hibernated, home, workload, mite, hibernation,
-          backup);
+          backup, cell);
     }
 
     Observation blockedBy(String message) {
       return new Observation(generation, waitingForBundle, Optional.of(message), hibernated, home, workload, mite,
-          hibernation, backup);
+          hibernation, backup, cell);
     }
 
     Observation parked(boolean parked) {
-      return new Observation(generation, waitingForBundle, blocked, parked, home, workload, mite, hibernation, backup);
+      return new Observation(generation, waitingForBundle, blocked, parked, home, workload, mite, hibernation, backup,
+          cell);
     }
 
     Observation withHome(HomePass pass) {
       return new Observation(generation, waitingForBundle, blocked, hibernated, Optional.of(pass), workload, mite,
-          hibernation, backup);
+          hibernation, backup, cell);
     }
 
     Observation withWorkload(Workload seen) {
       return new Observation(generation, waitingForBundle, blocked, hibernated, home, Optional.of(seen), mite,
-          hibernation, backup);
+          hibernation, backup, cell);
     }
 
     Observation withMite(MiteObservation seen) {
       return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, seen, hibernation,
-          backup);
+          backup, cell);
     }
 
     Observation withHibernation(Hibernator.Outcome outcome) {
       return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, mite,
-          Optional.of(outcome), backup);
+          Optional.of(outcome), backup, cell);
+    }
+
+    /** inputs: a cell's generated layer, whose ignored pin status reports (PluginPinIgnored) */
+    Observation withCell(Optional<CellLayer> layer) {
+      return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, mite, hibernation,
+          backup, layer);
     }
 
     Observation withBackup(BackupStep.Outcome outcome) {
       return new Observation(generation, waitingForBundle, blocked, hibernated, home, workload, mite, hibernation,
-          Optional.of(outcome));
+          Optional.of(outcome), cell);
     }
   }
 
@@ -214,6 +225,7 @@ final class ControllerStatusAggregator {
       previous.conditions.stream().filter(c -> Condition.QUEUED_COMMAND_FAILED.equals(c.type)).forEach(all::add);
     }
     all.addAll(backupConditions(previous, seen, now));
+    all.addAll(cellConditions(previous, seen, now));
     status.conditions = all;
 
     // A blocked pass ends in an error: its stamp stays where the last clean pass left it.
@@ -285,6 +297,22 @@ final class ControllerStatusAggregator {
     }
     return seen.backup().get().condition().map(c -> new Conditions(previous.conditions, seen.generation(),
         now.toString()).set(Condition.BACKUP_FAILED, c.status, c.reason, c.message).build()).orElse(List.of());
+  }
+
+  /**
+   * PluginPinIgnored, for a cell only: True naming the layer whose pin on a pool plugin the cell ignores, False when
+   * none does; as it was when the pass stopped before the cell's layer resolved.
+   */
+  private static List<Condition> cellConditions(ControllerStatus previous, Observation seen, Instant now) {
+    if (seen.cell().isEmpty()) {
+      return seen.blocked().isEmpty() || previous.conditions == null ? List.of()
+          : previous.conditions.stream().filter(c -> PLUGIN_PIN_IGNORED.equals(c.type)).toList();
+    }
+    Optional<String> ignored = seen.cell().get().ignoredPin();
+    return new Conditions(previous.conditions, seen.generation(), now.toString()).set(PLUGIN_PIN_IGNORED,
+        ignored.isPresent() ? Condition.Status.True : Condition.Status.False,
+        ignored.isPresent() ? "PoolOwnsPlugin" : "NoPinIgnored",
+        ignored.orElse("no layer pins a plugin the pool owns")).build();
   }
 
   private static ControllerStatus withStamp(ControllerStatus status, String stamp) {

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The ConfigMap mounted as CASC_JENKINS_CONFIG: the bundle's rendered JCasC, Varroa's cloud
  * fragment, the JenkinsRoleBindings' authorization when any applies and, unless the bundle and that
- * file set both realm and strategy, Varroa's security fragment. It holds no secret value: JCasC names secrets as ${NAME}, which resolve from the files
+ * file set both realm and strategy, Varroa's security fragment; for a cell, its Teams' folders. It holds no secret value: JCasC names secrets as ${NAME}, which resolve from the files
  * the mite writes under /run/secrets. Its name carries no digest, so a JCasC change never touches
  * the pod template.
  */
@@ -29,6 +29,7 @@ public final class JcascConfigMapRenderer {
     input.authorization().ifPresent(a -> data.put(JenkinsAuthorizationRenderer.FILE, a.yaml()));
     SecurityFragment.render(input.bundle(), input.authorization().map(JenkinsAuthorizationRenderer.Authorization::paths)
         .orElse(java.util.Set.of())).ifPresent(security -> data.put(SecurityFragment.FILE, security));
+    input.cell().ifPresent(cell -> data.put(TeamFoldersFragment.FILE, TeamFoldersFragment.render(cell)));
     ConfigMap configMap = new ConfigMapBuilder()
         .withMetadata(OwnedMetadata.of(input.names().cascConfigMap(), controller.namespace(), controller))
         .withData(data)

@@ -39,6 +39,8 @@ public final class JenkinsAuthorizationRenderer {
   /** Not a DNS-1123 name, so no JenkinsRole can take the operator's own role-strategy role. */
   public static final String VARROA_ROLE = "_varroa";
   static final String ADMINISTER = "Overall/Administer";
+  /** What a folder's subject needs globally to reach the folder at all; the folder's matrix grants the rest. */
+  static final String OVERALL_READ = "Overall/Read";
 
   private JenkinsAuthorizationRenderer() {}
 
@@ -99,13 +101,25 @@ public final class JenkinsAuthorizationRenderer {
       Set<String> groups) {}
 
   public static Outcome render(Request request) {
+    return render(request, Optional.empty());
+  }
+
+  /**
+   * A cell's authorization (docs/cells.md): always rendered, as matrix-auth's {@code projectMatrix}, the one strategy
+   * that honours the folders' own matrices; every subject of its folders gets Overall/Read on top of what the bindings
+   * grant, so it can reach the folder whose matrix lets it in. The cell's plugin list always holds matrix-auth.
+   *
+   * @param cell the cell's generated layer; empty: a Controller that is no cell, as {@link #render(Request)}
+   */
+  public static Outcome render(Request request, Optional<CellLayer> cell) {
     List<JenkinsRoleBinding> applying = request.bindings().stream().filter(b -> appliesTo(b, request.namespace()))
         .sorted(Comparator.comparing(b -> b.getMetadata().getName())).toList();
-    if (applying.isEmpty()) {
+    if (applying.isEmpty() && cell.isEmpty()) {
       return new NoBinding();
     }
     List<String> names = applying.stream().map(b -> b.getMetadata().getName()).toList();
-    String bindingsNamed = "JenkinsRoleBinding " + String.join(", ", names);
+    String bindingsNamed = names.isEmpty() ? "the cell's folder-scoped authorization"
+        : "JenkinsRoleBinding " + String.join(", ", names);
 
     Map<String, Grant> grants = new TreeMap<>();
     for (JenkinsRoleBinding binding : applying) {
@@ -134,8 +148,19 @@ public final class JenkinsAuthorizationRenderer {
     }
 
     boolean patterns = grants.values().stream().anyMatch(g -> g.itemPattern().isPresent());
+    if (patterns && cell.isPresent()) {
+      String role = grants.values().stream().filter(g -> g.itemPattern().isPresent()).findFirst().orElseThrow().role();
+      return new Refused(bindingsNamed + " applies to this cell and JenkinsRole " + role + " has an itemPattern, which"
+          + " needs " + ROLE_STRATEGY + ", but a cell's folders are scoped with " + MATRIX_AUTH + "'s projectMatrix;"
+          + " fix: remove spec.itemPattern from JenkinsRole " + role + ", or leave the cell's namespace out of the"
+          + " binding's spec.namespaces");
+    }
     String strategyPlugin = patterns ? ROLE_STRATEGY : MATRIX_AUTH;
-    Set<String> locked = request.bundle().lock().plugins().stream().map(PluginLock::id).collect(Collectors.toSet());
+    Set<String> locked = new java.util.HashSet<>(request.bundle().lock().plugins().stream().map(PluginLock::id)
+        .collect(Collectors.toSet()));
+    if (cell.isPresent()) {
+      locked.add(MATRIX_AUTH);
+    }
     String lockOf = "the plugin lock of JenkinsVersionProfile " + request.profileName() + " (" + request.bundleName()
         + ")";
     if (!locked.contains(strategyPlugin)) {
@@ -148,7 +173,8 @@ public final class JenkinsAuthorizationRenderer {
     if (SecurityFragment.sets(request.bundle(), SecurityFragment.STRATEGY_PATH)) {
       return new Refused(request.bundleName() + " sets " + SecurityFragment.STRATEGY_PATH + " and " + bindingsNamed
           + " applies to this Controller, but Jenkins takes one authorization strategy; fix: remove"
-          + " authorizationStrategy from the bundle, or narrow the binding's spec.namespaces");
+          + " authorizationStrategy from the bundle" + (cell.isPresent() ? " (a cell's folders need Varroa's)"
+          : ", or narrow the binding's spec.namespaces"));
     }
     // a bundle's own realm (LDAP, say) wins over the installation's provider, as it wins over the Varroa realm
     Optional<JenkinsLogin> realm = request.login()
@@ -162,7 +188,8 @@ public final class JenkinsAuthorizationRenderer {
 
     Map<String, Object> jenkins = new LinkedHashMap<>();
     realm.ifPresent(login -> jenkins.put("securityRealm", Map.of("oic", oidcRealm(login))));
-    jenkins.put("authorizationStrategy", patterns ? roleBased(grants.values()) : globalMatrix(grants.values()));
+    jenkins.put("authorizationStrategy", patterns ? roleBased(grants.values())
+        : cell.isPresent() ? projectMatrix(grants.values(), cell.get()) : globalMatrix(grants.values()));
     String yaml = PodSpecMerge.SERIALIZATION.asYaml(Map.of("jenkins", jenkins));
     return new Rendered(new Authorization(yaml, strategyPlugin, realm, names));
   }
@@ -175,6 +202,15 @@ public final class JenkinsAuthorizationRenderer {
 
   /** matrix-auth 3.x: one entry per user and per group, each with the union of its roles' permissions. */
   private static Map<String, Object> globalMatrix(Iterable<Grant> grants) {
+    return Map.of("globalMatrix", Map.of("entries", matrixEntries(grants, List.of())));
+  }
+
+  /** The same entries as projectMatrix, so each folder's own matrix applies, and Overall/Read for the folders' subjects. */
+  private static Map<String, Object> projectMatrix(Iterable<Grant> grants, CellLayer cell) {
+    return Map.of("projectMatrix", Map.of("entries", matrixEntries(grants, cell.subjects())));
+  }
+
+  private static List<Map<String, Object>> matrixEntries(Iterable<Grant> grants, List<Subject> readers) {
     Map<String, Set<String>> users = new TreeMap<>();
     Map<String, Set<String>> groups = new TreeMap<>();
     users.put(VARROA_USER, new TreeSet<>(List.of(ADMINISTER)));
@@ -182,10 +218,14 @@ public final class JenkinsAuthorizationRenderer {
       grant.users().forEach(u -> users.computeIfAbsent(u, k -> new TreeSet<>()).addAll(grant.permissions()));
       grant.groups().forEach(g -> groups.computeIfAbsent(g, k -> new TreeSet<>()).addAll(grant.permissions()));
     }
+    for (Subject reader : readers) {
+      (reader.kind == Subject.Kind.Group ? groups : users).computeIfAbsent(reader.name, k -> new TreeSet<>())
+          .add(OVERALL_READ);
+    }
     List<Map<String, Object>> entries = new ArrayList<>();
     users.forEach((name, permissions) -> entries.add(matrixEntry("user", name, permissions)));
     groups.forEach((name, permissions) -> entries.add(matrixEntry("group", name, permissions)));
-    return Map.of("globalMatrix", Map.of("entries", entries));
+    return entries;
   }
 
   private static Map<String, Object> matrixEntry(String kind, String name, Set<String> permissions) {

@@ -23,8 +23,9 @@ public final class PluginsConfigMapRenderer {
         .build();
   }
 
-  /** What the plugins init container installs. */
+  /** What the plugins init container installs; a cell's list has the pool's plugins (CellPlugins). */
   public static String pluginsText(RenderInput input) {
-    return VarroaPlugin.pluginsText(input.bundle().pluginsText(), input.installation());
+    return VarroaPlugin.pluginsText(input.cell().map(CellLayer::pluginsText).orElse(input.bundle().pluginsText()),
+        input.installation());
   }
 }

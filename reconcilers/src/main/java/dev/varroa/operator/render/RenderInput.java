@@ -24,17 +24,28 @@ import java.util.Optional;
  * @param installation what the chart gives every Controller (where the Varroa plugin's .hpi is, the record store)
  * @param authorization Jenkins' authorization from the JenkinsRoleBindings that apply; empty: none applies
  * @param parking whether the inactivity policy parked the Controller (no replica, Service to the waker)
+ * @param cell a cell's generated layer (its Teams' folders, its plugin list); empty: the Controller is no cell
  */
 public record RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
     Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
     InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization,
-    Parking parking) {
+    Parking parking, Optional<CellLayer> cell) {
   public RenderInput {
     podTemplates = List.copyOf(podTemplates);
     java.util.Objects.requireNonNull(channel, "channel");
     java.util.Objects.requireNonNull(installation, "installation");
     java.util.Objects.requireNonNull(authorization, "authorization");
     java.util.Objects.requireNonNull(parking, "parking");
+    java.util.Objects.requireNonNull(cell, "cell");
+  }
+
+  /** A Controller that is no cell. */
+  public RenderInput(ResolvedController controller, JenkinsVersionProfile profile, RenderedBundle bundle,
+      Optional<UpdateCenter> updateCenter, List<PodTemplate> podTemplates, ChannelEndpoint channel,
+      InstallationDefaults installation, Optional<JenkinsAuthorizationRenderer.Authorization> authorization,
+      Parking parking) {
+    this(controller, profile, bundle, updateCenter, podTemplates, channel, installation, authorization, parking,
+        Optional.empty());
   }
 
   /** A Controller the inactivity policy did not park. */
@@ -47,7 +58,13 @@ public record RenderInput(ResolvedController controller, JenkinsVersionProfile p
   /** The same input with the inactivity policy's verdict. */
   public RenderInput withParking(Parking parking) {
     return new RenderInput(controller, profile, bundle, updateCenter, podTemplates, channel, installation,
-        authorization, parking);
+        authorization, parking, cell);
+  }
+
+  /** The same input with a cell's generated layer. */
+  public RenderInput withCell(Optional<CellLayer> layer) {
+    return new RenderInput(controller, profile, bundle, updateCenter, podTemplates, channel, installation,
+        authorization, parking, layer);
   }
 
   /** A render no JenkinsRoleBinding applies to. */

@@ -74,6 +74,11 @@ class ControllerInputResolverTest {
     }
 
     @Override
+    public Optional<dev.varroa.api.v1alpha1.Team> team(String namespace, String name) {
+      return find(dev.varroa.api.v1alpha1.Team.class, namespace, name);
+    }
+
+    @Override
     public List<UpdateCenter> updateCenters() {
       return objects.stream().filter(UpdateCenter.class::isInstance).map(UpdateCenter.class::cast).toList();
     }
@@ -103,6 +108,37 @@ class ControllerInputResolverTest {
     ControllerInputResolver.Gathered gathered = gather(controller("{versionProfileRef: {name: lts}}"), lookup);
     assertThat(gathered).isInstanceOf(ControllerInputResolver.Ready.class);
     return ((ControllerInputResolver.Ready) gathered).inputs();
+  }
+
+  @Test
+  void gathersACellsTeamsAndPluginsAndBlocksACellWhoseProfileLacksJobDsl() {
+    String team = """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Team
+        metadata: {name: alpha, namespace: ci}
+        spec: {pool: builds, subjects: [{kind: User, name: alice}]}
+        """;
+    String cellProfile = PROFILE.replace("metadata: {name: lts}", "metadata: {name: cells}")
+        + String.join("", dev.varroa.operator.render.resolve.CellPlugins.NEEDED.stream()
+            .filter(id -> !PROFILE.contains("id: " + id + ","))
+            .map(id -> "    - {id: " + id + ", version: \"1.0\"}\n").toList());
+    Lookup lookup = new Lookup().with(JenkinsVersionProfile.class, PROFILE)
+        .with(JenkinsVersionProfile.class, cellProfile).with(dev.varroa.api.v1alpha1.Team.class, team);
+
+    assertThat(gather(controller("{versionProfileRef: {name: lts}, cell: {pool: builds, teams: [alpha]}}"), lookup))
+        .isInstanceOfSatisfying(ControllerInputResolver.Blocked.class, blocked -> assertThat(blocked.message())
+            .contains("a cell needs plugin job-dsl", "fix: add job-dsl to JenkinsVersionProfile lts spec.plugins"));
+    assertThat(ready(lookup).cell()).as("a Controller that is no cell").isEmpty();
+    ControllerInputResolver.Gathered cell = gather(controller(
+        "{versionProfileRef: {name: cells}, cell: {pool: builds, teams: [alpha, gone]}}"), lookup);
+    assertThat(cell).isInstanceOfSatisfying(ControllerInputResolver.Ready.class, ready -> {
+      assertThat(ready.inputs().cell()).get().satisfies(layer -> {
+        assertThat(layer.teams()).extracting(t -> t.getMetadata().getName()).containsExactly("alpha");
+        assertThat(layer.pluginsText()).contains("job-dsl:1.0");
+      });
+      assertThat(ready.inputs().authorization()).get().satisfies(a -> assertThat(a.yaml()).contains("projectMatrix",
+          "alice"));
+    });
   }
 
   @Test

@@ -315,6 +315,26 @@ class ControllerStatusAggregatorTest {
   }
 
   @Test
+  void aCellSaysWhichPinItIgnoresKeepsThatWhileBlockedAndAControllerThatIsNoCellHasNoSuchCondition() {
+    dev.varroa.operator.render.CellLayer pinned = new dev.varroa.operator.render.CellLayer(java.util.List.of(),
+        java.util.Map.of(), "job-dsl:1.93\n", Optional.of("a cell ignores a pin on job-dsl: ComposedBundle b (its"
+        + " plugins) pins job-dsl 1.87"));
+    ControllerStatus warned = ControllerStatusAggregator.aggregate(new ControllerStatus(),
+        clean(readyPod()).withCell(Optional.of(pinned)), NOW);
+    assertThat(condition(warned, ControllerStatusAggregator.PLUGIN_PIN_IGNORED)).hasValueSatisfying(c -> {
+      assertThat(c.status).isEqualTo(Condition.Status.True);
+      assertThat(c.reason).isEqualTo("PoolOwnsPlugin");
+      assertThat(c.message).startsWith("a cell ignores a pin on job-dsl: ComposedBundle b");
+    });
+    ControllerStatus blocked = ControllerStatusAggregator.aggregate(warned,
+        Observation.of(1).blockedBy("Team ci/a: spec.pipelines[1].name ..."), NOW.plusSeconds(1));
+    assertThat(condition(blocked, ControllerStatusAggregator.PLUGIN_PIN_IGNORED)).as("kept while blocked")
+        .hasValueSatisfying(c -> assertThat(c.status).isEqualTo(Condition.Status.True));
+    assertThat(condition(ControllerStatusAggregator.aggregate(new ControllerStatus(), clean(readyPod()), NOW),
+        ControllerStatusAggregator.PLUGIN_PIN_IGNORED)).isEmpty();
+  }
+
+  @Test
   void aPassThatChangesNothingWritesNothingUntilTheStampIsTenMinutesOld() {
     ControllerStatus first = ControllerStatusAggregator.aggregate(new ControllerStatus(), clean(readyPod()), NOW);
     ControllerStatus again = ControllerStatusAggregator.aggregate(first, clean(readyPod()), NOW.plusSeconds(300));

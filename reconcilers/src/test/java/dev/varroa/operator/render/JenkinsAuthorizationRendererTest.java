@@ -163,6 +163,44 @@ class JenkinsAuthorizationRendererTest {
         .containsKey("varroa-security.yaml");
   }
 
+  @Test
+  void rendersACellsProjectMatrixWithoutAnyBindingGivingEachFolderSubjectOverallRead() {
+    CellLayer cell = CellFixtures.layer(List.of(CellFixtures.team("alpha",
+        "subjects: [{kind: User, name: alice}, {kind: Group, name: alpha-devs}]\n")), Map.of());
+    // the bundle's lock has no matrix-auth: a cell's plugin list always adds it
+    JenkinsAuthorizationRenderer.Outcome outcome = JenkinsAuthorizationRenderer.render(new JenkinsAuthorizationRenderer
+        .Request("ci", List.of(), JenkinsAuthorizationRendererTest::roles, "lts", "ComposedBundle team-a",
+        bundle(RenderFixtures.JCASC, ""), Optional.empty()), Optional.of(cell));
+
+    assertThat(outcome).isInstanceOf(JenkinsAuthorizationRenderer.Rendered.class);
+    JenkinsAuthorizationRenderer.Authorization authorization =
+        ((JenkinsAuthorizationRenderer.Rendered) outcome).authorization();
+    assertThat(strategy(authorization)).containsOnlyKeys("projectMatrix");
+    assertThat(list(map(strategy(authorization).get("projectMatrix")).get("entries"))).containsExactly(
+        Map.of("user", Map.of("name", "alice", "permissions", List.of("Overall/Read"))),
+        Map.of("user", Map.of("name", "varroa", "permissions", List.of("Overall/Administer"))),
+        Map.of("group", Map.of("name", "alpha-devs", "permissions", List.of("Overall/Read"))));
+    assertThat(JenkinsAuthorizationRenderer.render(request(List.of(), Optional.empty()), Optional.empty()))
+        .as("no cell, no binding: nothing").isInstanceOf(JenkinsAuthorizationRenderer.NoBinding.class);
+  }
+
+  @Test
+  void keepsACellsBindingsInItsProjectMatrixAndRefusesAnItemPatternNamingRoleAndFix() {
+    CellLayer cell = CellFixtures.layer(List.of(CellFixtures.team("alpha", "subjects: [{kind: Group, name: devs}]\n")),
+        Map.of());
+    JenkinsAuthorizationRenderer.Outcome outcome = JenkinsAuthorizationRenderer.render(request(List.of(
+        binding("readers", "reader", "[{kind: Group, name: devs}]", null)), Optional.empty()), Optional.of(cell));
+    assertThat(list(map(strategy(((JenkinsAuthorizationRenderer.Rendered) outcome).authorization())
+        .get("projectMatrix")).get("entries"))).contains(
+        Map.of("group", Map.of("name", "devs", "permissions", List.of("Job/Read", "Overall/Read"))));
+
+    JenkinsAuthorizationRenderer.Outcome patterned = JenkinsAuthorizationRenderer.render(request(List.of(
+        binding("deployers", "deployer", "[{kind: Group, name: ops}]", null)), Optional.empty()), Optional.of(cell));
+    assertThat(patterned).isInstanceOfSatisfying(JenkinsAuthorizationRenderer.Refused.class, r -> assertThat(
+        r.message()).contains("JenkinsRoleBinding deployers applies to this cell", "JenkinsRole deployer has an"
+        + " itemPattern", "fix: remove spec.itemPattern from JenkinsRole deployer"));
+  }
+
   private static JenkinsAuthorizationRenderer.Request request(List<JenkinsRoleBinding> bindings,
       Optional<JenkinsLogin> login) {
     return new JenkinsAuthorizationRenderer.Request("ci", bindings, JenkinsAuthorizationRendererTest::roles, "lts",
