@@ -121,7 +121,33 @@ class ApiValidationIT {
             "{managed: {}, pluginDownloadURL: 'https://uc.example.com/download/plugins'}",
             "spec", "belong to spec.url"),
         updateCenter("managed upstream without url", "{managed: {upstream: {}}}",
-            "spec.managed.upstream.url", "Required value"));
+            "spec.managed.upstream.url", "Required value"),
+        object("team credential usernamePassword without usernameKey", """
+            apiVersion: varroa.dev/v1alpha1
+            kind: Team
+            metadata: {name: bad, namespace: default}
+            spec:
+              pool: shared
+              credentials: [{id: git, type: usernamePassword, secretRef: {name: git, key: token}}]
+            """, "spec.credentials[0]", "needs secretRef.usernameKey"),
+        object("team without pool", """
+            apiVersion: varroa.dev/v1alpha1
+            kind: Team
+            metadata: {name: bad, namespace: default}
+            spec: {pipelines: [{name: build, repository: 'https://g/x.git'}]}
+            """, "spec.pool", "Required value"),
+        object("cell pool with a negative replica count", """
+            apiVersion: varroa.dev/v1alpha1
+            kind: CellPool
+            metadata: {name: bad, namespace: default}
+            spec: {replicas: -1, template: {spec: {}}}
+            """, "spec.replicas", "should be greater than or equal to 0"),
+        object("cell pool with an unknown artifact mode", """
+            apiVersion: varroa.dev/v1alpha1
+            kind: CellPool
+            metadata: {name: bad, namespace: default}
+            spec: {template: {spec: {}}, artifacts: {mode: Token}}
+            """, "spec.artifacts.mode", "should match"));
   }
 
   @ParameterizedTest(name = "{0}")
