@@ -47,7 +47,7 @@ class ArgoHealthChecksTest {
   private static final Path CM_PATCH = HEALTH.resolve("argocd-cm-patch.yaml");
   private static final String CM_KEY_PREFIX = "resource.customizations.health.varroa.dev_";
   private static final Map<String, Integer> MINIMUM_CASES = Map.of("Controller", 12, "ComposedBundle", 6, "BroodOperation", 10,
-      "BroodSchedule", 7);
+      "BroodSchedule", 7, "CellPool", 6, "Team", 5);
   /** What Argo CD accepts in hs.status; anything else it turns into Unknown. */
   private static final Set<String> ARGO_STATUSES =
       Set.of("Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown");
