@@ -90,6 +90,11 @@ public final class TeamReconciler implements Reconciler<Team> {
     }
     status.conditions = conditions.build();
     status.observedGeneration = generation;
+    if (team.getStatus() == null && invalid.isEmpty() && pool.isPresent() && !unplaced(pool.get(), name)
+        && status.phase == TeamStatus.Phase.Pending) {
+      // a new team its pool has not looked at yet: the pool's pass brings it back placed, one status write instead of two
+      return UpdateControl.noUpdate();
+    }
     if (JSON.asJson(status).equals(JSON.asJson(previous))) {
       return UpdateControl.noUpdate();
     }
