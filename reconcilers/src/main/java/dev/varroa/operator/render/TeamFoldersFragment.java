@@ -51,7 +51,7 @@ public final class TeamFoldersFragment {
   public static String render(CellLayer cell) {
     List<Map<String, Object>> jobs = new ArrayList<>();
     for (Team team : cell.teams()) {
-      jobs.add(Map.of("script", script(team, cell.callers())));
+      jobs.add(Map.of("script", script(team, cell.callers(), cell.draining())));
     }
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("jobs", jobs);
@@ -60,6 +60,11 @@ public final class TeamFoldersFragment {
 
   /** One Team's job-dsl script: its folder, then its jobs inside it. */
   static String script(Team team, Map<String, List<Subject>> callers) {
+    return script(team, callers, false);
+  }
+
+  /** @param draining the cell is scaled away: the jobs stay for the builds queued on it, with no trigger of their own */
+  static String script(Team team, Map<String, List<Subject>> callers, boolean draining) {
     String name = team.getMetadata().getName();
     TeamSpec spec = team.getSpec();
     StringBuilder out = new StringBuilder();
@@ -72,7 +77,7 @@ public final class TeamFoldersFragment {
     out.append("  }\n");
     out.append("}\n");
     for (TeamSpec.Pipeline pipeline : listOrEmpty(spec.pipelines)) {
-      pipeline(out, name, pipeline);
+      pipeline(out, name, pipeline, draining);
     }
     return out.toString();
   }
@@ -175,7 +180,7 @@ public final class TeamFoldersFragment {
     return "new String('${fileBase64:" + PodVolumes.SECRETS_PATH + "/" + secretFile + "}'.decodeBase64(), 'UTF-8')";
   }
 
-  private static void pipeline(StringBuilder out, String team, TeamSpec.Pipeline pipeline) {
+  private static void pipeline(StringBuilder out, String team, TeamSpec.Pipeline pipeline, boolean draining) {
     String branch = blankToDefault(pipeline.branch, DEFAULT_BRANCH);
     out.append("pipelineJob(").append(quoted(team + "/" + pipeline.name)).append(") {\n");
     out.append("  definition {\n");
@@ -199,7 +204,7 @@ public final class TeamFoldersFragment {
     TeamSpec.Triggers triggers = pipeline.triggers;
     boolean cron = triggers != null && triggers.cron != null && !triggers.cron.isBlank();
     boolean poll = triggers != null && triggers.pollScm != null && !triggers.pollScm.isBlank();
-    if (cron || poll) {
+    if ((cron || poll) && !draining) {
       out.append("  properties {\n");
       out.append("    pipelineTriggers {\n");
       out.append("      triggers {\n");

@@ -78,6 +78,16 @@ class TeamFoldersFragmentTest {
   }
 
   @Test
+  void aDrainingCellKeepsItsJobsForQueuedBuildsButNoTrigger() {
+    CellLayer stays = layer(List.of(ALPHA), Map.of());
+    CellLayer draining = new CellLayer(stays.teams(), stays.callers(), stays.pluginsText(), stays.ignoredPin(), true);
+    String alpha = scripts(draining).get(0);
+
+    assertThat(alpha).contains("pipelineJob('alpha/build')", "pipelineJob('alpha/release')");
+    assertThat(alpha).doesNotContain("pipelineTriggers", "cron", "pollSCM");
+  }
+
+  @Test
   void scopesEachFolderToItsTeamAndItsCallersWithoutInheritingAnything() {
     Subject carol = new Subject();
     carol.kind = Subject.Kind.User;

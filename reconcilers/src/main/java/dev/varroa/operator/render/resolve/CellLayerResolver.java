@@ -60,8 +60,8 @@ public final class CellLayerResolver {
       return new Resolution(Optional.empty(), Optional.of(refused.message()));
     }
     CellPlugins.Resolved resolved = (CellPlugins.Resolved) plugins;
-    return new Resolution(Optional.of(new CellLayer(hosted, callers, resolved.pluginsText(), resolved.ignoredPin())),
-        Optional.empty());
+    return new Resolution(Optional.of(new CellLayer(hosted, callers, resolved.pluginsText(), resolved.ignoredPin(),
+        Boolean.TRUE.equals(controller.getSpec().cell.draining))), Optional.empty());
   }
 
   /** The Teams a Controller hosts by its spec.cell; none for a Controller that is no cell. */
