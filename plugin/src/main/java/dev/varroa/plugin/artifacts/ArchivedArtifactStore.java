@@ -167,7 +167,9 @@ public final class ArchivedArtifactStore implements AutoCloseable {
       } else if (status == 404) {
         fix = "no such object; fix: list the build's artifacts for the paths it archived";
       } else {
-        fix = "fix: see the object store's answer";
+        String answer = s3.awsErrorDetails() == null ? s3.getMessage() : s3.awsErrorDetails().errorMessage();
+        fix = "the object store answered '" + answer + "'; fix: retry once the store is healthy, or correct "
+            + ArtifactStoreSettings.URL_VARIABLE + " and " + ArtifactStoreSettings.REGION_VARIABLE;
       }
       return new ArtifactStoreException("cannot " + verb + " " + where + ": " + status + " " + code + ": " + fix, status, e);
     }
