@@ -171,7 +171,8 @@ public final class ArchivedArtifactStore implements AutoCloseable {
         fix = "the object store answered '" + answer + "'; fix: retry once the store is healthy, or correct "
             + ArtifactStoreSettings.URL_VARIABLE + " and " + ArtifactStoreSettings.REGION_VARIABLE;
       }
-      return new ArtifactStoreException("cannot " + verb + " " + where + ": " + status + " " + code + ": " + fix, status, e);
+      return new ArtifactStoreException("cannot " + verb + " " + where + ": " + status + " " + code + ": " + fix,
+          status, e);
     }
     return new ArtifactStoreException("cannot " + verb + " " + where + ": " + e.getMessage() + "; fix: the cell must "
         + "reach " + settings.endpoint() + " (networkPolicy.recordStoreBlobEgress when cells are isolated)", 0, e);

@@ -13,7 +13,7 @@ public final class ArtifactStoreException extends Exception {
     this.statusCode = statusCode;
   }
 
-  /** The object store's HTTP status (403 when the credential may not, 404 when there is no such object); 0 without an answer. */
+  /** The store's HTTP status: 403 when the credential may not, 404 when there is no such object, 0 without answer. */
   public int statusCode() {
     return statusCode;
   }

@@ -91,7 +91,8 @@ public final class SeaweedS3ServerProcess implements ClassScopedFixtureExtension
   // runs until the gateway answers too, so a folder an earlier poll made (409 Conflict) counts as made.
   private static boolean bucketCreated(String bucketDirectory) throws IOException, InterruptedException {
     HttpResponse<Void> made = PROBE.send(HttpRequest.newBuilder(URI.create(bucketDirectory))
-        .timeout(PROBE_TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        .timeout(PROBE_TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.discarding());
     return made.statusCode() / 100 == 2 || made.statusCode() == 409;
   }
 
