@@ -3,9 +3,10 @@
 # Debian's nats-server and docker-registry, umoci, skopeo and jq (for `make images`), and
 # kube-apiserver/etcd/kubectl, helm and helm-unittest built from Go modules, and Debian's postgresql
 # with the OS user the PostgreSQL fixture runs it as, and the OpenID provider the identity tests log in through
-# (zitadel/oidc's example server, built from Go modules), and Debian's chromium with a font for the dashboard's
-# browser tests (driven by playwright-core from npm, which never downloads a browser of its own), and rsync for the
-# JENKINS_HOME move's copy tests, and what the real node needs (test-fixtures/node/install.sh).
+# (zitadel/oidc's example server, built from Go modules), and SeaweedFS (built from Go modules: the S3 server
+# whose identities can be limited to a key prefix, for the cell artifact tests), and Debian's chromium with a font
+# for the dashboard's browser tests (driven by playwright-core from npm, which never downloads a browser of its
+# own), and rsync for the JENKINS_HOME move's copy tests, and what the real node needs (test-fixtures/node/install.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -40,5 +41,6 @@ fi
 "$here/kube/snapshot-crds.sh"
 "$here/helm/install.sh"
 "$here/oidc/install.sh"
+"$here/s3/install-seaweedfs.sh"
 # the real node: containerd, runc, kubelet, kube-proxy, the scheduler and controller manager, CoreDNS, the volume stack
 "$here/node/install.sh"

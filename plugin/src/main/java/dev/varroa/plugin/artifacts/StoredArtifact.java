@@ -1,0 +1,11 @@
+package dev.varroa.plugin.artifacts;
+
+/**
+ * One archived file of a build in the object store.
+ *
+ * @param relativePath its path in the build's artifacts, as Jenkins archived it
+ * @param key its full object key in the bucket
+ * @param size its length in bytes
+ */
+public record StoredArtifact(String relativePath, String key, long size) {
+}
