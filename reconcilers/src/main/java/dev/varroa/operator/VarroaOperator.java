@@ -124,6 +124,7 @@ public final class VarroaOperator implements AutoCloseable {
   private boolean broodReconcilers = true;
   private boolean cellReconcilers = true;
   private final Optional<dev.varroa.operator.cell.CellIsolation> cellIsolation;
+  private final Optional<dev.varroa.operator.render.resolve.CellArtifactSettings> cellArtifacts;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -150,6 +151,7 @@ public final class VarroaOperator implements AutoCloseable {
     this.clock = clock;
     this.hibernation = settings.controllers().hibernation();
     this.cellIsolation = settings.cellIsolation();
+    this.cellArtifacts = settings.controllers().installation().cellArtifacts();
     this.channel = channel;
     this.client = client;
     // the action ledger lives beside the Lease (the pod's namespace when installed)
@@ -223,7 +225,7 @@ public final class VarroaOperator implements AutoCloseable {
       operator.register(new CellPoolReconciler(clock, channel == null ? JenkinsOfController.NONE
           : JenkinsOfController.of(channel), activity, channel == null ? PlacementRecord.NONE
           : new RecorderTeamPlacements(channel::connection, activity.cluster(), RecorderTeamPlacements.ANSWER_WAIT),
-          cellIsolation));
+          cellIsolation).withArtifacts(cellArtifacts, actionsNamespace));
       operator.register(new TeamReconciler(clock));
     }
     if (broodReconcilers) {

@@ -8,6 +8,8 @@ import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.Team;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.brood.JenkinsOfController;
+import dev.varroa.operator.render.JenkinsContainer;
+import dev.varroa.operator.render.resolve.CellArtifactSettings;
 import dev.varroa.operator.status.Conditions;
 import dev.varroa.operator.status.Kstatus;
 import dev.varroa.protocol.ControllerIdentity;
@@ -65,6 +67,10 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   private final ActivityPublisher activity;
   private final PlacementRecord record;
   private final Optional<CellIsolation> isolation;
+  private Optional<CellArtifactSettings> artifacts = Optional.empty();
+  private String releaseNamespace = "default";
+  /** The artifact credential last copied per pool (namespace/name): an unchanged one is not written again. */
+  private final Map<String, String> credentials = new java.util.concurrent.ConcurrentHashMap<>();
   /** The egress policy last written per pool (namespace/name), so an unchanged one is not written again. */
   private final Map<String, String> policies = new java.util.concurrent.ConcurrentHashMap<>();
   private InformerEventSource<Controller, CellPool> cells;
@@ -80,6 +86,16 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
     this.activity = activity;
     this.record = record;
     this.isolation = isolation;
+  }
+
+  /**
+   * Cells write archived artifacts as {@code settings} says; each pool's credential is copied from the Secret
+   * {@code <artifactSecret>-<pool>} in {@code releaseNamespace}. Call before the reconciler is registered.
+   */
+  public CellPoolReconciler withArtifacts(Optional<CellArtifactSettings> settings, String releaseNamespace) {
+    this.artifacts = settings;
+    this.releaseNamespace = releaseNamespace;
+    return this;
   }
 
   @Override
@@ -161,7 +177,8 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       status.unplacedTeams = placement.unplaced().isEmpty() ? null : placement.unplaced();
       recordPlacement(placement, wanting);
       isolate(status.cells.stream().map(c -> c.name).toList());
-      return finish(status, placement);
+      Optional<String> credential = copyArtifactCredential();
+      return finish(status, placement, credential);
     }
 
     /** networkPolicy.cellIsolation: the pool's egress policy names every cell; off, the policy is removed once. */
@@ -180,6 +197,67 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
         client.resource(policy).fieldManager(OwnedObjectApplier.FIELD_MANAGER).forceConflicts().serverSideApply();
         policies.put(key, json);
       }
+    }
+
+    /**
+     * Copies the pool's artifact credential beside its cells (pods read Secrets of their own namespace only); empty,
+     * or what is wrong with it, naming the Secret and the fix.
+     */
+    private Optional<String> copyArtifactCredential() {
+      if (artifacts.isEmpty()) {
+        return Optional.empty();
+      }
+      String wanted = pool.getSpec().artifacts == null || pool.getSpec().artifacts.mode == null ? null
+          : pool.getSpec().artifacts.mode;
+      String installed = artifacts.get().artifactSecret().isPresent() ? "Secret" : "STS";
+      if (wanted != null && !wanted.equals(installed)) {
+        return Optional.of("CellPool " + namespace + "/" + name + ": spec.artifacts.mode is " + wanted + " but the"
+            + " installation gives pools their credentials by " + installed + " (recordStore.blobs.s3." + ("Secret"
+            .equals(installed) ? "artifactSecret" : "artifactSTS") + "); fix: set spec.artifacts.mode to " + installed
+            + " or omit it");
+      }
+      Optional<String> source = artifacts.get().poolSecret(name);
+      if (source.isEmpty()) {
+        return Optional.empty();
+      }
+      io.fabric8.kubernetes.api.model.Secret secret = client.secrets().inNamespace(releaseNamespace)
+          .withName(source.get()).get();
+      String fix = "; fix: create it in " + releaseNamespace + " with keys access-key-id and secret-access-key, a"
+          + " credential limited to the pool's prefix " + dev.varroa.protocol.ArtifactPrefixes.poolPrefix(
+          artifacts.get().bucketUrl(), artifacts.get().cluster(), namespace, name);
+      if (secret == null) {
+        return Optional.of("CellPool " + namespace + "/" + name + ": the artifact Secret " + releaseNamespace + "/"
+            + source.get() + " does not exist" + fix);
+      }
+      Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
+      if (!data.containsKey(JenkinsContainer.ARTIFACT_ACCESS_KEY)
+          || !data.containsKey(JenkinsContainer.ARTIFACT_SECRET_KEY)) {
+        return Optional.of("CellPool " + namespace + "/" + name + ": the artifact Secret " + releaseNamespace + "/"
+            + source.get() + " lacks access-key-id or secret-access-key" + fix);
+      }
+      Map<String, String> copied = new java.util.TreeMap<>();
+      for (String key : List.of(JenkinsContainer.ARTIFACT_ACCESS_KEY, JenkinsContainer.ARTIFACT_SECRET_KEY,
+          "session-token")) {
+        if (data.containsKey(key)) {
+          copied.put(key, data.get(key));
+        }
+      }
+      io.fabric8.kubernetes.api.model.Secret copy = new io.fabric8.kubernetes.api.model.SecretBuilder()
+          .withNewMetadata().withName(CellArtifactSettings.copyName(name)).withNamespace(namespace)
+          .withLabels(Map.of(CellRenderer.POOL_LABEL, name))
+          .withOwnerReferences(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+              .withApiVersion(pool.getApiVersion()).withKind(pool.getKind()).withName(name)
+              .withUid(pool.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build())
+          .endMetadata().withType("Opaque").withData(copied).build();
+      String digest = dev.varroa.operator.render.naming.ControllerLabels.sha256(JSON.asJson(copy));
+      String key = namespace + "/" + name;
+      if (!digest.equals(credentials.get(key))) {
+        client.resource(copy).fieldManager(OwnedObjectApplier.FIELD_MANAGER).forceConflicts().serverSideApply();
+        credentials.put(key, digest);
+        LOG.info("event=cell_artifact_credential_copied pool={}/{} from={}/{}", namespace, name, releaseNamespace,
+            source.get());
+      }
+      return Optional.empty();
     }
 
     /** Each team's cell now: a staying cell wins over a cell scaled away that still lists the team while it drains. */
@@ -316,10 +394,16 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       }
     }
 
-    private UpdateControl<CellPool> finish(CellPoolStatus status, TeamPlacement.Result placement) {
+    private UpdateControl<CellPool> finish(CellPoolStatus status, TeamPlacement.Result placement,
+        Optional<String> credential) {
       Conditions conditions = new Conditions(previous.conditions, generation(), now.toString());
       boolean draining = status.cells.stream().anyMatch(c -> Boolean.TRUE.equals(c.draining));
-      if (!placement.unplaced().isEmpty()) {
+      if (credential.isPresent()) {
+        conditions.kstatus(Kstatus.STALLED, new Kstatus.Wording("ArtifactCredential", credential.get()),
+            new Kstatus.Wording("ArtifactCredential", "waiting for the pool's artifact credential"),
+            new Kstatus.Wording("ArtifactCredential", credential.get()));
+        soon(DRAIN_PASS);
+      } else if (!placement.unplaced().isEmpty()) {
         String message = "CellPool " + namespace + "/" + name + ": " + placement.unplaced().size() + " team(s) have no"
             + " cell (" + String.join(", ", placement.unplaced()) + "): every cell hosts spec.teamsPerCell teams;"
             + " fix: raise spec.replicas or spec.teamsPerCell";

@@ -18,9 +18,10 @@ import java.util.TreeMap;
  * @param pluginsText the bundle's plugins.txt with the pool's plugins at the versions the cell uses
  * @param ignoredPin a pin on a pool plugin from another layer that the cell ignored, worded for status; empty: none
  * @param draining the pool scales this cell away: its jobs stay for the builds queued on it, without their triggers
+ * @param pool the CellPool that owns the cell (spec.cell.pool)
  */
 public record CellLayer(List<Team> teams, Map<String, List<Subject>> callers, String pluginsText,
-    Optional<String> ignoredPin, boolean draining) {
+    Optional<String> ignoredPin, boolean draining, String pool) {
   public CellLayer {
     teams = teams.stream().sorted(Comparator.comparing(t -> t.getMetadata().getName())).toList();
     callers = java.util.Collections.unmodifiableMap(new TreeMap<>(callers));
@@ -31,7 +32,7 @@ public record CellLayer(List<Team> teams, Map<String, List<Subject>> callers, St
   /** A cell that stays. */
   public CellLayer(List<Team> teams, Map<String, List<Subject>> callers, String pluginsText,
       Optional<String> ignoredPin) {
-    this(teams, callers, pluginsText, ignoredPin, false);
+    this(teams, callers, pluginsText, ignoredPin, false, "");
   }
 
   /** Every subject a folder grants to (hosted Teams' and callers'): each needs Overall/Read to reach it at all. */

@@ -1,5 +1,6 @@
 package dev.varroa.operator.render;
 
+import dev.varroa.operator.render.resolve.CellArtifactSettings;
 import dev.varroa.operator.render.resolve.ResolvedController;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -103,6 +104,16 @@ public final class JenkinsContainer {
     return List.of("sh", "-c", script);
   }
 
+  /** The archived-artifact settings of a cell, as the plugin reads them (plugin ArtifactStoreSettings). */
+  static final String ENV_ARTIFACTS_URL = "VARROA_ARTIFACTS_URL";
+  static final String ENV_ARTIFACTS_REGION = "VARROA_ARTIFACTS_REGION";
+  static final String ENV_ARTIFACTS_PREFIX = "VARROA_ARTIFACTS_PREFIX";
+  static final String ENV_AWS_ACCESS_KEY_ID = "AWS_ACCESS_KEY_ID";
+  static final String ENV_AWS_SECRET_ACCESS_KEY = "AWS_SECRET_ACCESS_KEY";
+  /** The keys of the per-pool artifact Secret (seed 002). */
+  public static final String ARTIFACT_ACCESS_KEY = "access-key-id";
+  public static final String ARTIFACT_SECRET_KEY = "secret-access-key";
+
   /** Varroa's variables (dev.varroa.bundle.JenkinsEnvironment.VARIABLES and JAVA_OPTS), then jenkins.env. */
   static List<EnvVar> env(RenderInput input) {
     ResolvedController controller = input.controller();
@@ -125,7 +136,32 @@ public final class JenkinsContainer {
     if (controller.claimGate()) {
       env.add(new EnvVar(ENV_CLAIM_GATE, "true", null));
     }
+    input.cell().filter(cell -> !cell.pool().isEmpty()).ifPresent(cell -> input.installation().cellArtifacts()
+        .ifPresent(artifacts -> env.addAll(artifactEnv(artifacts, controller, cell.pool()))));
     controller.jenkins().env().forEach(e -> env.add(new EnvVarBuilder(e).build()));
+    return env;
+  }
+
+  /** Where a cell writes archived artifacts: its own prefix, with its pool's credential (docs/cells.md). */
+  static List<EnvVar> artifactEnv(CellArtifactSettings artifacts, ResolvedController cell, String pool) {
+    String prefix;
+    try {
+      prefix = artifacts.cellPrefix(cell.namespace(), pool, cell.name());
+    } catch (IllegalArgumentException e) {
+      // not a name the pool gives (spec.cell written by hand): no prefix to confine it to, so no artifact store
+      return List.of();
+    }
+    List<EnvVar> env = new ArrayList<>(List.of(
+        new EnvVar(ENV_ARTIFACTS_URL, artifacts.bucketUrl(), null),
+        new EnvVar(ENV_ARTIFACTS_REGION, artifacts.region(), null),
+        new EnvVar(ENV_ARTIFACTS_PREFIX, prefix, null)));
+    if (artifacts.artifactSecret().isPresent()) {
+      String secret = CellArtifactSettings.copyName(pool);
+      env.add(new EnvVarBuilder().withName(ENV_AWS_ACCESS_KEY_ID).withNewValueFrom().withNewSecretKeyRef(
+          ARTIFACT_ACCESS_KEY, secret, false).endValueFrom().build());
+      env.add(new EnvVarBuilder().withName(ENV_AWS_SECRET_ACCESS_KEY).withNewValueFrom().withNewSecretKeyRef(
+          ARTIFACT_SECRET_KEY, secret, false).endValueFrom().build());
+    }
     return env;
   }
 

@@ -70,6 +70,7 @@ class CellPoolReconcilerIT {
   private ServiceAccountClient account;
   private Operator operator;
   private CellPoolReconciler pools;
+  private Optional<dev.varroa.operator.render.resolve.CellArtifactSettings> artifacts = Optional.empty();
   private Connection bus;
   private final Queue<ActivityEvent> activity = new ConcurrentLinkedQueue<>();
   private final ObservedJenkins jenkins = new ObservedJenkins();
@@ -279,10 +280,44 @@ class CellPoolReconcilerIT {
     awaitTeam(ns, "second", s -> s.phase == TeamStatus.Phase.Placed && "tiny-1".equals(s.cell));
   }
 
+  @Test
+  void aPoolsArtifactCredentialIsCopiedBesideItsCellsAndItsAbsenceNamesTheSecretAndTheFix() {
+    String ns = namespace("artifacts");
+    if (admin.namespaces().withName(ChartRbac.NAMESPACE).get() == null) {
+      namespace(ChartRbac.NAMESPACE);
+    }
+    artifacts = dev.varroa.operator.render.resolve.CellArtifactSettings.fromEnv(Map.of("VARROA_BLOB_MODE", "s3",
+        "VARROA_BLOB_S3_URL", "https://s3.example.com/varroa-records", "VARROA_CLUSTER_NAME", "core",
+        "VARROA_CELL_ARTIFACT_SECRET", "cell-artifacts"));
+    startOperator(ns);
+    admin.resource(pool(ns, "builds", 1, 5)).create();
+
+    CellPool missing = awaitPool(ns, "builds", s -> s.condition(Condition.STALLED).map(c -> c.status
+        == Condition.Status.True).orElse(false));
+    assertThat(missing.getStatus().condition(Condition.STALLED).get().message)
+        .contains("the artifact Secret varroa-system/cell-artifacts-builds does not exist")
+        .contains("limited to the pool's prefix artifacts/core/artifacts/builds/");
+    assertThat(cell(ns, "builds-0")).as("the cells are made all the same").isNotNull();
+
+    admin.secrets().inNamespace(ChartRbac.NAMESPACE).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+        .withNewMetadata().withName("cell-artifacts-builds").endMetadata()
+        .withStringData(Map.of("access-key-id", "builds-key", "secret-access-key", "builds-secret")).build()).create();
+    awaitPool(ns, "builds", s -> s.condition(Condition.READY).map(c -> c.status == Condition.Status.True)
+        .orElse(false));
+    var copy = admin.secrets().inNamespace(ns).withName("varroa-artifacts-builds").get();
+    assertThat(copy.getData()).containsOnlyKeys("access-key-id", "secret-access-key");
+    assertThat(new String(java.util.Base64.getDecoder().decode(copy.getData().get("access-key-id"))))
+        .isEqualTo("builds-key");
+    assertThat(copy.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("CellPool"));
+    artifacts = Optional.empty();
+  }
+
   private void startOperator(String namespace) {
     ActivityPublisher publisher = new ActivityPublisher(() -> bus, "core", "operator", clock);
     operator = new Operator(o -> o.withKubernetesClient(account.client()).withCloseClientOnStop(false));
-    pools = new CellPoolReconciler(clock, jenkins, publisher, PlacementRecord.NONE, Optional.of(ISOLATION));
+    pools = new CellPoolReconciler(clock, jenkins, publisher, PlacementRecord.NONE, Optional.of(ISOLATION))
+        .withArtifacts(artifacts, ChartRbac.NAMESPACE);
     operator.register(pools, c -> c.settingNamespace(namespace));
     operator.register(new TeamReconciler(clock), c -> c.settingNamespace(namespace));
     operator.start();

@@ -336,6 +336,44 @@ class StatefulSetRendererTest {
   }
 
   @Test
+  void givesACellItsArtifactPrefixAndItsPoolsCredentialAndOtherControllersNothing() {
+    RenderInput plain = RenderFixtures.input(RenderFixtures.resolved(RenderFixtures.controller("shared-0", "")),
+        RenderFixtures.JCASC, RenderFixtures.profile(), Optional.empty(), List.of());
+    dev.varroa.operator.render.resolve.CellArtifactSettings artifacts =
+        dev.varroa.operator.render.resolve.CellArtifactSettings.fromEnv(Map.of("VARROA_BLOB_MODE", "s3",
+            "VARROA_BLOB_S3_URL", "https://s3.example.com/varroa-records/eu", "VARROA_BLOB_S3_REGION", "eu-west-1",
+            "VARROA_CLUSTER_NAME", "member-eu1", "VARROA_CELL_ARTIFACT_SECRET", "cell-artifacts")).orElseThrow();
+    RenderInput withArtifacts = new RenderInput(plain.controller(), plain.profile(), plain.bundle(),
+        plain.updateCenter(), plain.podTemplates(), plain.channel(),
+        plain.installation().withCellArtifacts(Optional.of(artifacts)), plain.authorization(), plain.parking(),
+        Optional.of(new CellLayer(List.of(), Map.of(), "git:5.8.0\n", Optional.empty(), false, "shared")));
+
+    Container cell = container(pod(StatefulSetRenderer.render(withArtifacts)).getContainers(), "jenkins");
+    Container notACell = container(pod(StatefulSetRenderer.render(new RenderInput(plain.controller(), plain.profile(),
+        plain.bundle(), plain.updateCenter(), plain.podTemplates(), plain.channel(), withArtifacts.installation(),
+        plain.authorization(), plain.parking(), Optional.empty()))).getContainers(), "jenkins");
+
+    String name = plain.controller().name();
+    String namespace = plain.controller().namespace();
+    assertThat(env(cell)).containsEntry("VARROA_ARTIFACTS_URL", "https://s3.example.com/varroa-records/eu")
+        .containsEntry("VARROA_ARTIFACTS_REGION", "eu-west-1")
+        .containsEntry("VARROA_ARTIFACTS_PREFIX", "eu/artifacts/member-eu1/" + namespace + "/shared/" + name + "/");
+    assertThat(cell.getEnv()).filteredOn(e -> e.getName().startsWith("AWS_")).extracting(
+        e -> e.getName() + "=" + e.getValueFrom().getSecretKeyRef().getName() + "/"
+            + e.getValueFrom().getSecretKeyRef().getKey())
+        .containsExactly("AWS_ACCESS_KEY_ID=varroa-artifacts-shared/access-key-id",
+            "AWS_SECRET_ACCESS_KEY=varroa-artifacts-shared/secret-access-key");
+    assertThat(notACell.getEnv()).noneMatch(e -> e.getName().startsWith("VARROA_ARTIFACTS")
+        || e.getName().startsWith("AWS_"));
+    // a Controller someone marked as a cell by hand, with a name the pool would not give, archives nothing
+    Container misnamed = container(pod(StatefulSetRenderer.render(new RenderInput(RenderFixtures.input("").controller(),
+        plain.profile(), plain.bundle(), plain.updateCenter(), plain.podTemplates(), plain.channel(),
+        withArtifacts.installation(), plain.authorization(), plain.parking(), withArtifacts.cell()))).getContainers(),
+        "jenkins");
+    assertThat(misnamed.getEnv()).noneMatch(e -> e.getName().startsWith("VARROA_ARTIFACTS"));
+  }
+
+  @Test
   void turnsTheClaimGateOnInJenkinsOnlyWhenTheControllerAsksForIt() {
     Container gated = container(pod(render("buildClaims: {gate: true}\n")).getContainers(), "jenkins");
     Container open = container(pod(render("")).getContainers(), "jenkins");

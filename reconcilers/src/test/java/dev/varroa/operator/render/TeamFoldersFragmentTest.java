@@ -80,7 +80,7 @@ class TeamFoldersFragmentTest {
   @Test
   void aDrainingCellKeepsItsJobsForQueuedBuildsButNoTrigger() {
     CellLayer stays = layer(List.of(ALPHA), Map.of());
-    CellLayer draining = new CellLayer(stays.teams(), stays.callers(), stays.pluginsText(), stays.ignoredPin(), true);
+    CellLayer draining = new CellLayer(stays.teams(), stays.callers(), stays.pluginsText(), stays.ignoredPin(), true, "shared");
     String alpha = scripts(draining).get(0);
 
     assertThat(alpha).contains("pipelineJob('alpha/build')", "pipelineJob('alpha/release')");

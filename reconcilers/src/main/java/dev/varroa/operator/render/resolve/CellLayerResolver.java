@@ -60,8 +60,9 @@ public final class CellLayerResolver {
       return new Resolution(Optional.empty(), Optional.of(refused.message()));
     }
     CellPlugins.Resolved resolved = (CellPlugins.Resolved) plugins;
+    String pool = java.util.Objects.toString(controller.getSpec().cell.pool, "");
     return new Resolution(Optional.of(new CellLayer(hosted, callers, resolved.pluginsText(), resolved.ignoredPin(),
-        Boolean.TRUE.equals(controller.getSpec().cell.draining))), Optional.empty());
+        Boolean.TRUE.equals(controller.getSpec().cell.draining), pool)), Optional.empty());
   }
 
   /** The Teams a Controller hosts by its spec.cell; none for a Controller that is no cell. */

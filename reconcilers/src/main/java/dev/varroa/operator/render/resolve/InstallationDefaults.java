@@ -16,9 +16,11 @@ import java.util.Optional;
  * @param recordStore the installation runs the build record store (chart: recordStore.enabled), which the claim
  *     gate needs
  * @param jenkinsLogin the OpenID provider people sign in to Jenkins with (chart: jenkinsLogin.*); empty: no realm
+ * @param cellArtifacts where cells write archived artifacts and how their pools get credentials; empty: nowhere
  */
 public record InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl,
-    Optional<String> varroaPluginUrl, boolean recordStore, Optional<JenkinsLogin> jenkinsLogin) {
+    Optional<String> varroaPluginUrl, boolean recordStore, Optional<JenkinsLogin> jenkinsLogin,
+    Optional<CellArtifactSettings> cellArtifacts) {
   public static final String ENV_MITE_IMAGE = "VARROA_MITE_IMAGE";
   public static final String ENV_PLUGIN_DOWNLOAD_URL = "VARROA_PLUGIN_DOWNLOAD_URL";
   /** An http(s) URL of the varroa .hpi, written into plugins.txt as {@code varroa:<version>:<url>}. */
@@ -31,6 +33,7 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
 
   public InstallationDefaults {
     java.util.Objects.requireNonNull(jenkinsLogin, "jenkinsLogin");
+    java.util.Objects.requireNonNull(cellArtifacts, "cellArtifacts");
     pluginDownloadUrl.ifPresent(url -> {
       if (!url.matches("^https?://.+") || !url.replaceAll("/+$", "").endsWith(DOWNLOAD_SUFFIX)) {
         throw new IllegalArgumentException(ENV_PLUGIN_DOWNLOAD_URL + " (chart value pluginUpdateCenterDownloadURL) is '"
@@ -50,6 +53,12 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
     this(miteImage, pluginDownloadUrl, Optional.empty(), false);
   }
 
+  /** An installation whose cells write no archived artifacts. */
+  public InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl, Optional<String> varroaPluginUrl,
+      boolean recordStore, Optional<JenkinsLogin> jenkinsLogin) {
+    this(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, jenkinsLogin, Optional.empty());
+  }
+
   /** An installation without a Jenkins login provider. */
   public InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl, Optional<String> varroaPluginUrl,
       boolean recordStore) {
@@ -58,7 +67,13 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
 
   /** The same installation, signing people in to Jenkins through {@code login}. */
   public InstallationDefaults withJenkinsLogin(Optional<JenkinsLogin> login) {
-    return new InstallationDefaults(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, login);
+    return new InstallationDefaults(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, login, cellArtifacts);
+  }
+
+  /** The same installation, its cells writing archived artifacts as {@code artifacts} says. */
+  public InstallationDefaults withCellArtifacts(Optional<CellArtifactSettings> artifacts) {
+    return new InstallationDefaults(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, jenkinsLogin,
+        artifacts);
   }
 
   public static InstallationDefaults none() {
@@ -77,7 +92,7 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
     return new InstallationDefaults(image.isEmpty() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : image,
         download.isEmpty() ? Optional.empty() : Optional.of(download),
         varroaPlugin.isEmpty() ? Optional.empty() : Optional.of(varroaPlugin), recordStore.equals("true"),
-        JenkinsLogin.fromEnv(env));
+        JenkinsLogin.fromEnv(env), CellArtifactSettings.fromEnv(env));
   }
 
   /**
