@@ -11,6 +11,7 @@ import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.Team;
 import dev.varroa.api.v1alpha1.TeamStatus;
 import dev.varroa.operator.brood.JenkinsOfController;
+import dev.varroa.operator.brood.schedule.SettableClock;
 import dev.varroa.operator.install.ChartRbac;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.activity.v1.ActivityEvent;
@@ -74,7 +75,7 @@ class CellPoolReconcilerIT {
   private Connection bus;
   private final Queue<ActivityEvent> activity = new ConcurrentLinkedQueue<>();
   private final ObservedJenkins jenkins = new ObservedJenkins();
-  private final CellClock clock = new CellClock(Instant.parse("2026-12-01T10:00:00Z"));
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-12-01T10:00:00Z"));
 
   @BeforeAll
   void start(KubeApiServer kube) throws Exception {

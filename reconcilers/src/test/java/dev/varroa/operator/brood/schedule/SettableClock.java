@@ -6,15 +6,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock standing still at the instant the test last set: a night across a daylight-saving change in seconds. */
-final class SettableClock extends Clock {
+/** A clock standing still at the instant the test last set: a night across a daylight-saving change, or a cell's grace period, in seconds. */
+public final class SettableClock extends Clock {
   private final AtomicReference<Instant> now;
 
-  SettableClock(Instant start) {
+  public SettableClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void set(Instant instant) {
+  public void set(Instant instant) {
     now.set(instant);
   }
 
