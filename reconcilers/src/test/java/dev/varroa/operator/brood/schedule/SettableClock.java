@@ -6,7 +6,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock standing still at the instant the test last set: a night across a daylight-saving change, or a cell's grace period, in seconds. */
+/**
+ * A clock standing still at the instant the test last set: a night across a daylight-saving change, or a cell's grace
+ * period, passes in seconds.
+ */
 public final class SettableClock extends Clock {
   private final AtomicReference<Instant> now;
 
