@@ -10,7 +10,8 @@ public class CellAssignment {
   @JsonPropertyDescription("The CellPool (same namespace) that owns this cell.")
   public String pool;
 
-  @JsonPropertyDescription("The Teams the cell hosts, by name: a folder with its pipelines each.")
+  @JsonPropertyDescription("The Teams the cell hosts: a name for a Team of the pool's namespace, namespace/name for"
+      + " one of another; a folder with its pipelines each.")
   public List<String> teams;
 
   @JsonPropertyDescription("True while the pool scales this cell away: its teams already run on other cells, its jobs"

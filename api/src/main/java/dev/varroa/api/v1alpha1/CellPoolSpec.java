@@ -7,7 +7,9 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+import java.util.List;
 import java.util.Map;
 
 /** How many cells, what each one is, and how many Teams each hosts. */
@@ -39,6 +41,11 @@ public class CellPoolSpec {
   @JsonPropertyDescription("The Controller every cell is made from: class, bundle, version profile, resources,"
       + " hibernation of idle cells. The pool owns job-dsl: a pin on it from any layer is ignored with a warning.")
   public CellTemplate template;
+
+  @Size(max = 256)
+  @JsonPropertyDescription("Namespaces besides the pool's own whose Teams may use this pool (their"
+      + " spec.poolNamespace names it); \"*\": every namespace. Omitted: only Teams of the pool's namespace.")
+  public List<@Pattern("^(\\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$") String> tenantNamespaces;
 
   @JsonPropertyDescription("How the cells' archived artifacts reach the object store.")
   public ArtifactCredentials artifacts;

@@ -23,7 +23,8 @@ public class CellPoolStatus extends ConditionedStatus {
   @JsonPropertyDescription("How many Teams have a cell.")
   public Integer placedTeams;
 
-  @JsonPropertyDescription("Teams that want this pool and have no cell yet (every cell is full).")
+  @JsonPropertyDescription("Teams that want this pool and have no cell yet (every cell is full): name, or"
+      + " namespace/name for a Team of another namespace.")
   public List<String> unplacedTeams;
 
   @JsonPropertyDescription("One entry per cell, in ordinal order.")
@@ -38,7 +39,7 @@ public class CellPoolStatus extends ConditionedStatus {
     @JsonPropertyDescription("The cell Controller's phase.")
     public String phase;
 
-    @JsonPropertyDescription("The Teams this cell hosts, by name.")
+    @JsonPropertyDescription("The Teams this cell hosts: name, or namespace/name for a Team of another namespace.")
     public List<String> teams;
 
     @JsonPropertyDescription("True while the pool is moving this cell's Teams away before deleting it.")

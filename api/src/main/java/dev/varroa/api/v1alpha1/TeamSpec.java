@@ -13,8 +13,13 @@ import java.util.List;
 public class TeamSpec {
   @Required
   @Pattern(Names.DNS1123_SUBDOMAIN)
-  @JsonPropertyDescription("The CellPool (same namespace) whose cells may host this team.")
+  @JsonPropertyDescription("The CellPool whose cells may host this team.")
   public String pool;
+
+  @Pattern(Names.DNS1123_LABEL)
+  @JsonPropertyDescription("The CellPool's namespace; omitted: the Team's own. A pool in another namespace must list"
+      + " the Team's namespace in its spec.tenantNamespaces.")
+  public String poolNamespace;
 
   @Size(max = 200)
   @JsonPropertyDescription("The team's pipelines: one Pipeline job each in the team's folder.")
@@ -26,8 +31,9 @@ public class TeamSpec {
   public List<Subject> subjects;
 
   @Size(max = 100)
-  @JsonPropertyDescription("Other Teams (by name, same namespace) that may call this team's pipelines.")
-  public List<@Pattern(Names.DNS1123_SUBDOMAIN) String> callableBy;
+  @JsonPropertyDescription("Other Teams that may call this team's pipelines: a name (a Team of this namespace) or"
+      + " namespace/name.")
+  public List<@Pattern("^([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$") String> callableBy;
 
   @Size(max = 100)
   @JsonPropertyDescription("Jenkins credentials of the team's folder, each from a Secret in the team's namespace;"

@@ -19,6 +19,9 @@ public class TeamStatus extends ConditionedStatus {
   @JsonPropertyDescription("The cell Controller that hosts the team.")
   public String cell;
 
+  @JsonPropertyDescription("The cell's namespace: its pool's.")
+  public String cellNamespace;
+
   @JsonPropertyDescription("Since when the team is on this cell (RFC 3339).")
   public String placedSince;
 

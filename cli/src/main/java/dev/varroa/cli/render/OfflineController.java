@@ -124,7 +124,10 @@ final class OfflineController {
     }
     Optional<UpdateCenter> serving = updateCenter.updateCenter().map(OfflineController::serving);
     String namespace = controller.getMetadata().getNamespace();
-    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, team -> team(namespace, team), rendered,
+    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, key -> {
+      dev.varroa.api.v1alpha1.TeamRef ref = dev.varroa.api.v1alpha1.TeamRef.parse(key, namespace);
+      return team(ref.namespace(), ref.name());
+    }, rendered,
         bundleName, profile, serving);
     if (cell.blocked().isPresent()) {
       throw new InvalidInputException(cell.blocked().get());

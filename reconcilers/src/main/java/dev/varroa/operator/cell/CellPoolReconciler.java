@@ -6,6 +6,7 @@ import dev.varroa.api.v1alpha1.CellPoolStatus;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerStatus;
 import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamRef;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.brood.JenkinsOfController;
 import dev.varroa.operator.render.JenkinsContainer;
@@ -148,15 +149,14 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       TreeMap<Integer, Controller> existing = new TreeMap<>();
       cells.list(namespace, c -> ownedByPool(c)).forEach(c ->
           CellRenderer.ordinal(name, c.getMetadata().getName()).ifPresent(o -> existing.put(o, c)));
-      List<Team> wanting = teams.list(namespace, t -> t.getSpec() != null && name.equals(t.getSpec().pool)).toList();
+      List<Team> wanting = teams.list(t -> wants(t) && allowed(t.getMetadata().getNamespace())).toList();
 
       List<String> staying = new ArrayList<>();
       for (int ordinal = 0; ordinal < replicas; ordinal++) {
         staying.add(CellRenderer.name(name, ordinal));
       }
       TeamPlacement.Result placement = TeamPlacement.place(staying, currentPlacement(existing, replicas),
-          wanting.stream().map(t -> new TeamPlacement.Wanting(t.getMetadata().getName(),
-              created(t))).toList(), capacity);
+          wanting.stream().map(t -> new TeamPlacement.Wanting(TeamRef.key(t), created(t))).toList(), capacity);
 
       CellPoolStatus status = new CellPoolStatus();
       status.cells = new ArrayList<>();
@@ -258,6 +258,19 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
             source.get());
       }
       return Optional.empty();
+    }
+
+    /** A Team whose spec names this pool, in its namespace or through spec.poolNamespace. */
+    private boolean wants(Team team) {
+      return team.getSpec() != null && name.equals(team.getSpec().pool)
+          && namespace.equals(TeamRef.poolNamespace(team));
+    }
+
+    /** The pool's own namespace, and those its spec.tenantNamespaces lists ("*": every one). */
+    private boolean allowed(String teamNamespace) {
+      List<String> tenants = pool.getSpec().tenantNamespaces;
+      return namespace.equals(teamNamespace) || tenants != null && (tenants.contains("*")
+          || tenants.contains(teamNamespace));
     }
 
     /** Each team's cell now: a staying cell wins over a cell scaled away that still lists the team while it drains. */
@@ -370,14 +383,14 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
     private void recordPlacement(TeamPlacement.Result placement, List<Team> wanting) {
       List<PlacementRecord.Entry> entries = new ArrayList<>();
       for (Team team : wanting) {
-        String cell = placement.cellOf(team.getMetadata().getName());
+        String cell = placement.cellOf(TeamRef.key(team));
         if (cell == null) {
           continue;
         }
         // the Team's status dates the placement; until it has caught up the team is recorded on a later pass (its
         // status change brings the pool back)
         if (team.getStatus() != null && cell.equals(team.getStatus().cell) && team.getStatus().placedSince != null) {
-          entries.add(new PlacementRecord.Entry(team.getMetadata().getName(), cell,
+          entries.add(new PlacementRecord.Entry(TeamRef.key(team), cell,
               Instant.parse(team.getStatus().placedSince)));
         }
       }
@@ -450,15 +463,16 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   /** The pool a team wants, and the pool whose cell hosts it now: a team that changed pools leaves the old one. */
   static Set<ResourceID> poolsOf(Team team) {
     Set<ResourceID> pools = new java.util.HashSet<>();
-    String namespace = team.getMetadata().getNamespace();
     if (team.getSpec() != null && team.getSpec().pool != null) {
-      pools.add(new ResourceID(team.getSpec().pool, namespace));
+      pools.add(new ResourceID(team.getSpec().pool, TeamRef.poolNamespace(team)));
     }
     if (team.getStatus() != null && team.getStatus().cell != null) {
       String cell = team.getStatus().cell;
+      String cellNamespace = team.getStatus().cellNamespace == null ? TeamRef.poolNamespace(team)
+          : team.getStatus().cellNamespace;
       int dash = cell.lastIndexOf('-');
       if (dash > 0) {
-        pools.add(new ResourceID(cell.substring(0, dash), namespace));
+        pools.add(new ResourceID(cell.substring(0, dash), cellNamespace));
       }
     }
     return pools;

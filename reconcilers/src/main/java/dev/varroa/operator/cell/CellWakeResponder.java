@@ -67,34 +67,37 @@ public final class CellWakeResponder implements AutoCloseable {
       String why = status == null || status.message == null ? "" : " (" + status.message + ")";
       return refused("", "", "not placed: Team " + team + " has no cell yet" + why);
     }
-    Controller cell = client.resources(Controller.class).inNamespace(request.getNamespace()).withName(status.cell)
+    // the cell is in its pool's namespace, which may not be the Team's
+    String cellNamespace = status.cellNamespace == null || status.cellNamespace.isEmpty()
+        ? dev.varroa.api.v1alpha1.TeamRef.poolNamespace(found) : status.cellNamespace;
+    Controller cell = client.resources(Controller.class).inNamespace(cellNamespace).withName(status.cell)
         .get();
     if (cell == null) {
       return refused(status.cell, "", "Team " + team + " is placed on cell " + status.cell
-          + ", but no Controller " + request.getNamespace() + "/" + status.cell + " exists");
+          + ", but no Controller " + cellNamespace + "/" + status.cell + " exists");
     }
     ControllerStatus.Phase phase = cell.getStatus() == null ? null : cell.getStatus().phase;
     String phaseBefore = phase == null ? "" : phase.name();
     if (phase != ControllerStatus.Phase.Hibernated) {
       return CellWakeResult.newBuilder().setCell(status.cell).setPhaseBefore(phaseBefore).setOutcome(NOT_PARKED)
-          .setMessage("cell " + request.getNamespace() + "/" + status.cell + " of Team " + team + " is "
+          .setMessage("cell " + cellNamespace + "/" + status.cell + " of Team " + team + " is "
               + (phase == null ? "without a phase yet" : phase.name()) + ", not Hibernated: nothing to wake")
           .build();
     }
     // any value the hibernation code has not acted on wakes the cell; the time is new for every wake
     String value = clock.instant().toString();
     try {
-      client.resources(Controller.class).inNamespace(request.getNamespace()).withName(status.cell)
+      client.resources(Controller.class).inNamespace(cellNamespace).withName(status.cell)
           .patch(PatchContext.of(PatchType.JSON_MERGE), JSON.asJson(Map.of("metadata", Map.of("annotations",
               Map.of(ControllerAnnotations.WAKE, value)))));
     } catch (KubernetesClientException e) {
-      return refused(status.cell, phaseBefore, "cell " + request.getNamespace() + "/" + status.cell
+      return refused(status.cell, phaseBefore, "cell " + cellNamespace + "/" + status.cell
           + " could not be annotated " + ControllerAnnotations.WAKE + ": " + e.getMessage());
     }
     LOG.info("event=cell_wake_requested cluster={} team={} cell={} value={} reason=\"{}\"", cluster, team,
         status.cell, value, request.getReason());
     return CellWakeResult.newBuilder().setCell(status.cell).setPhaseBefore(phaseBefore).setOutcome(WOKEN)
-        .setMessage("cell " + request.getNamespace() + "/" + status.cell + " of Team " + team + " is waking ("
+        .setMessage("cell " + cellNamespace + "/" + status.cell + " of Team " + team + " is waking ("
             + ControllerAnnotations.WAKE + "=" + value + ")").build();
   }
 

@@ -3,6 +3,7 @@ package dev.varroa.operator.cell;
 import dev.varroa.api.v1alpha1.CellPool;
 import dev.varroa.api.v1alpha1.CellPoolStatus;
 import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamRef;
 import dev.varroa.api.v1alpha1.TeamSpec;
 import dev.varroa.api.v1alpha1.TeamStatus;
 import dev.varroa.operator.status.Conditions;
@@ -61,22 +62,30 @@ public final class TeamReconciler implements Reconciler<Team> {
     Conditions conditions = new Conditions(previous.conditions, generation, now.toString());
     TeamStatus status = new TeamStatus();
     Optional<String> invalid = invalid(team);
-    Optional<CellPool> pool = pools.get(new ResourceID(team.getSpec().pool, namespace));
-    Optional<String> cell = pool.flatMap(p -> cellOf(p, name));
+    String poolNamespace = TeamRef.poolNamespace(team);
+    String key = TeamRef.key(team);
+    Optional<CellPool> pool = pools.get(new ResourceID(team.getSpec().pool, poolNamespace));
+    boolean allowed = pool.map(p -> admits(p, namespace)).orElse(true);
+    Optional<String> cell = pool.filter(p -> allowed).flatMap(p -> cellOf(p, key));
+    String which = "Team " + namespace + "/" + name;
     if (cell.isPresent()) {
       status.phase = TeamStatus.Phase.Placed;
       status.cell = cell.get();
-      status.placedSince = cell.get().equals(previous.cell) && previous.placedSince != null ? previous.placedSince
-          : now.toString();
+      status.cellNamespace = poolNamespace;
+      status.placedSince = cell.get().equals(previous.cell) && poolNamespace.equals(previous.cellNamespace)
+          && previous.placedSince != null ? previous.placedSince : now.toString();
     } else {
       status.phase = TeamStatus.Phase.Pending;
       status.message = pool.isEmpty()
-          ? "Team " + namespace + "/" + name + ": spec.pool " + team.getSpec().pool + " is not a CellPool in namespace "
-              + namespace + "; fix: create the CellPool or name an existing one"
-          : unplaced(pool.get(), name)
-              ? "Team " + namespace + "/" + name + ": every cell of CellPool " + team.getSpec().pool + " already hosts"
-                  + " spec.teamsPerCell teams; fix: raise the pool's spec.replicas or spec.teamsPerCell"
-              : "waiting for CellPool " + team.getSpec().pool + " to place the team";
+          ? which + ": spec.pool " + team.getSpec().pool + " is not a CellPool in namespace " + poolNamespace
+              + "; fix: create the CellPool or name an existing one"
+          : !allowed
+              ? which + ": CellPool " + poolNamespace + "/" + team.getSpec().pool + " does not list namespace "
+                  + namespace + " in spec.tenantNamespaces; fix: add it there, or use a pool of " + namespace
+              : unplaced(pool.get(), key)
+                  ? which + ": every cell of CellPool " + team.getSpec().pool + " already hosts spec.teamsPerCell"
+                      + " teams; fix: raise the pool's spec.replicas or spec.teamsPerCell"
+                  : "waiting for CellPool " + team.getSpec().pool + " to place the team";
     }
     if (invalid.isPresent()) {
       status.message = invalid.get();
@@ -85,12 +94,14 @@ public final class TeamReconciler implements Reconciler<Team> {
       conditions.kstatus(Kstatus.READY, "Placed", "on cell " + status.cell);
     } else if (pool.isEmpty()) {
       conditions.kstatus(Kstatus.STALLED, "PoolNotFound", status.message);
+    } else if (!allowed) {
+      conditions.kstatus(Kstatus.STALLED, "NamespaceNotAdmitted", status.message);
     } else {
       conditions.kstatus(Kstatus.RECONCILING, "Pending", status.message);
     }
     status.conditions = conditions.build();
     status.observedGeneration = generation;
-    if (team.getStatus() == null && invalid.isEmpty() && pool.isPresent() && !unplaced(pool.get(), name)
+    if (team.getStatus() == null && invalid.isEmpty() && pool.isPresent() && allowed && !unplaced(pool.get(), key)
         && status.phase == TeamStatus.Phase.Pending) {
       // a new team its pool has not looked at yet: the pool's pass brings it back placed, one status write instead of two
       return UpdateControl.noUpdate();
@@ -113,6 +124,13 @@ public final class TeamReconciler implements Reconciler<Team> {
         .map(c -> c.name).findFirst();
   }
 
+  /** The pool's own namespace, and those its spec.tenantNamespaces lists ("*": every one). */
+  private static boolean admits(CellPool pool, String namespace) {
+    List<String> tenants = pool.getSpec() == null ? null : pool.getSpec().tenantNamespaces;
+    return namespace.equals(pool.getMetadata().getNamespace())
+        || tenants != null && (tenants.contains("*") || tenants.contains(namespace));
+  }
+
   private static boolean unplaced(CellPool pool, String team) {
     return pool.getStatus() != null && pool.getStatus().unplacedTeams != null
         && pool.getStatus().unplacedTeams.contains(team);
@@ -125,12 +143,15 @@ public final class TeamReconciler implements Reconciler<Team> {
     if (status == null) {
       return named;
     }
+    java.util.function.Consumer<String> add = key -> {
+      TeamRef team = TeamRef.parse(key, namespace);
+      named.add(new ResourceID(team.name(), team.namespace()));
+    };
     if (status.cells != null) {
-      status.cells.stream().filter(c -> c.teams != null).flatMap(c -> c.teams.stream())
-          .forEach(t -> named.add(new ResourceID(t, namespace)));
+      status.cells.stream().filter(c -> c.teams != null).flatMap(c -> c.teams.stream()).forEach(add);
     }
     if (status.unplacedTeams != null) {
-      status.unplacedTeams.forEach(t -> named.add(new ResourceID(t, namespace)));
+      status.unplacedTeams.forEach(add);
     }
     return named;
   }

@@ -10,6 +10,7 @@ import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.PodTemplate;
 import dev.varroa.api.v1alpha1.ProvisioningDefaults;
 import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamRef;
 import dev.varroa.api.v1alpha1.TeamSpec;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.operator.apply.KnownObjects;
@@ -97,8 +98,7 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
             && r.getMetadata().getName().equals(b.getSpec().roleRef.name)
             && JenkinsAuthorizationRenderer.appliesTo(b, ctrl.getMetadata().getNamespace()))));
     // a cell renders its hosted Teams and the subjects of the Teams they let call them (docs/cells.md)
-    teams = informer(context, Team.class, null, t -> controllers(ctrl -> inNamespace(ctrl, t.getMetadata().getNamespace())
-        && concernsCell(ctrl, t.getMetadata().getName())));
+    teams = informer(context, Team.class, null, t -> controllers(ctrl -> concernsCell(ctrl, TeamRef.of(t))));
     InformerEventSource<Secret, Controller> secrets = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Secret.class, Controller.class)
             .withFieldSelector(new FieldSelector(List.of(new FieldSelector.Field("type", HELM_RELEASE_SECRET, true))))
@@ -258,19 +258,27 @@ final class ControllerCaches implements ControllerInputLookup, OwnedObjectLookup
     String name = secret.getMetadata().getName();
     String namespace = secret.getMetadata().getNamespace();
     boolean inDefaults = listsSecret(defaults().map(d -> d.getSpec()).orElse(null), name);
-    return controllers(c -> inNamespace(c, namespace) && c.getSpec() != null
+    return controllers(c -> hostsTeamUsing(c, namespace, name) || inNamespace(c, namespace) && c.getSpec() != null
         && (inDefaults || listsSecret(c.getSpec(), name) || (c.getSpec().classRef != null
-            && listsSecret(controllerClass(c.getSpec().classRef.name).map(k -> k.getSpec()).orElse(null), name))
-            || CellLayerResolver.hosted(c).stream().anyMatch(team -> team(namespace, team)
-                .filter(t -> credentialsFrom(t, name)).isPresent())));
+            && listsSecret(controllerClass(c.getSpec().classRef.name).map(k -> k.getSpec()).orElse(null), name))));
   }
 
   /** A Team's change reaches the cells that host it and those hosting a Team it may call (its subjects are granted). */
-  private boolean concernsCell(Controller cell, String team) {
+  private boolean concernsCell(Controller cell, TeamRef team) {
+    String cellNamespace = cell.getMetadata().getNamespace();
     List<String> hosted = CellLayerResolver.hosted(cell);
-    return hosted.contains(team) || hosted.stream().anyMatch(name -> team(cell.getMetadata().getNamespace(), name)
-        .filter(t -> t.getSpec() != null && t.getSpec().callableBy != null && t.getSpec().callableBy.contains(team))
+    return hosted.contains(team.key(cellNamespace)) || hosted.stream().map(key -> TeamRef.parse(key, cellNamespace))
+        .anyMatch(host -> team(host.namespace(), host.name())
+        .filter(t -> t.getSpec() != null && t.getSpec().callableBy != null && t.getSpec().callableBy.stream()
+            .anyMatch(caller -> TeamRef.parse(caller, host.namespace()).equals(team)))
         .isPresent());
+  }
+
+  /** A cell hosting a Team of {@code namespace} whose credentials come from the Secret {@code secretName}. */
+  private boolean hostsTeamUsing(Controller cell, String namespace, String secretName) {
+    return CellLayerResolver.hosted(cell).stream().map(key -> TeamRef.parse(key, cell.getMetadata().getNamespace()))
+        .filter(team -> team.namespace().equals(namespace))
+        .anyMatch(team -> team(team.namespace(), team.name()).filter(t -> credentialsFrom(t, secretName)).isPresent());
   }
 
   private static boolean credentialsFrom(Team team, String secretName) {

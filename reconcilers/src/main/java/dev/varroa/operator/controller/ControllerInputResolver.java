@@ -108,7 +108,10 @@ final class ControllerInputResolver {
       return new Blocked(lacking.get());
     }
 
-    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, name -> lookup.team(namespace, name),
+    CellLayerResolver.Resolution cell = CellLayerResolver.resolve(controller, key -> {
+      dev.varroa.api.v1alpha1.TeamRef team = dev.varroa.api.v1alpha1.TeamRef.parse(key, namespace);
+      return lookup.team(team.namespace(), team.name());
+    },
         rendered, describe(bundleName, bundle.isPresent()), profile.get(), installFrom);
     if (cell.blocked().isPresent()) {
       return new Blocked(cell.blocked().get());

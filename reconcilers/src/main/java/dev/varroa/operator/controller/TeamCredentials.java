@@ -1,6 +1,7 @@
 package dev.varroa.operator.controller;
 
 import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamRef;
 import dev.varroa.api.v1alpha1.TeamSpec;
 import dev.varroa.operator.render.CellLayer;
 import dev.varroa.operator.render.TeamFoldersFragment;
@@ -43,14 +44,14 @@ final class TeamCredentials {
         if (value == null) {
           return problem(missingKey(field, credential.secretRef.key, credential.secretRef.name, i, "key"));
         }
-        values.put(TeamFoldersFragment.secretFile(name, credential.id), value);
+        values.put(TeamFoldersFragment.secretFile(TeamRef.folder(team), credential.id), value);
         String usernameKey = credential.secretRef.usernameKey;
         if (usernameKey != null && !"secretText".equals(credential.type)) {
           byte[] username = MiteSecrets.value(secret, usernameKey);
           if (username == null) {
             return problem(missingKey(field, usernameKey, credential.secretRef.name, i, "usernameKey"));
           }
-          values.put(TeamFoldersFragment.usernameFile(name, credential.id), username);
+          values.put(TeamFoldersFragment.usernameFile(TeamRef.folder(team), credential.id), username);
         }
       }
     }

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * of the Teams allowed to call them, its plugin list with the pool's plugins, and the pin on a pool plugin it ignored.
  *
  * @param teams the hosted Teams, sorted by name
- * @param callers the subjects of each Team a hosted Team names in spec.callableBy, by Team name; a Team that does not
+ * @param callers the subjects of each Team a hosted Team names in spec.callableBy, by {@link #callerKey}; a Team that does not
  *     exist is absent and gets nothing
  * @param pluginsText the bundle's plugins.txt with the pool's plugins at the versions the cell uses
  * @param ignoredPin a pin on a pool plugin from another layer that the cell ignored, worded for status; empty: none
@@ -33,6 +33,11 @@ public record CellLayer(List<Team> teams, Map<String, List<Subject>> callers, St
   public CellLayer(List<Team> teams, Map<String, List<Subject>> callers, String pluginsText,
       Optional<String> ignoredPin) {
     this(teams, callers, pluginsText, ignoredPin, false, "");
+  }
+
+  /** How {@code callers} keys a Team: namespace/name, whatever namespace the naming Team is in. */
+  public static String callerKey(dev.varroa.api.v1alpha1.TeamRef team) {
+    return team.namespace() + "/" + team.name();
   }
 
   /** Every subject a folder grants to (hosted Teams' and callers'): each needs Overall/Read to reach it at all. */

@@ -314,13 +314,46 @@ class CellPoolReconcilerIT {
     artifacts = Optional.empty();
   }
 
-  private void startOperator(String namespace) {
+  @Test
+  void aPoolAdmitsTeamsOfTheNamespacesItListsAndTellsOthersWhy() {
+    String home = namespace("cells-home");
+    String tenantA = namespace("tenant-a");
+    String tenantB = namespace("tenant-b");
+    startOperator(home, tenantA, tenantB);
+    CellPool shared = pool(home, "shared", 1, 5);
+    shared.getSpec().tenantNamespaces = List.of(tenantA);
+    admin.resource(shared).create();
+    Team payments = team(tenantA, "payments", "shared");
+    payments.getSpec().poolNamespace = home;
+    admin.resource(payments).create();
+    admin.resource(team(home, "local", "shared")).create();
+    Team intruder = team(tenantB, "intruder", "shared");
+    intruder.getSpec().poolNamespace = home;
+    admin.resource(intruder).create();
+
+    Team placed = awaitTeam(tenantA, "payments", s -> s.phase == TeamStatus.Phase.Placed);
+    assertThat(placed.getStatus().cell).isEqualTo("shared-0");
+    assertThat(placed.getStatus().cellNamespace).isEqualTo(home);
+    await().atMost(DEADLINE).until(() -> cell(home, "shared-0").getSpec().cell.teams,
+        teams -> teams.equals(List.of("local", "tenant-a/payments")));
+    Team refused = awaitTeam(tenantB, "intruder", s -> s.message != null);
+    assertThat(refused.getStatus().phase).isEqualTo(TeamStatus.Phase.Pending);
+    assertThat(refused.getStatus().message).contains("CellPool cells-home/shared does not list namespace tenant-b in"
+        + " spec.tenantNamespaces");
+    assertThat(refused.getStatus().condition(Condition.STALLED)).get()
+        .satisfies(c -> assertThat(c.reason).isEqualTo("NamespaceNotAdmitted"));
+    assertThat(awaitPool(home, "shared", s -> s.placedTeams != null && s.placedTeams == 2).getStatus().cells.get(0)
+        .teams).containsExactly("local", "tenant-a/payments");
+  }
+
+  private void startOperator(String... namespaces) {
+    java.util.Set<String> watched = java.util.Set.of(namespaces);
     ActivityPublisher publisher = new ActivityPublisher(() -> bus, "core", "operator", clock);
     operator = new Operator(o -> o.withKubernetesClient(account.client()).withCloseClientOnStop(false));
     pools = new CellPoolReconciler(clock, jenkins, publisher, PlacementRecord.NONE, Optional.of(ISOLATION))
         .withArtifacts(artifacts, ChartRbac.NAMESPACE);
-    operator.register(pools, c -> c.settingNamespace(namespace));
-    operator.register(new TeamReconciler(clock), c -> c.settingNamespace(namespace));
+    operator.register(pools, c -> c.settingNamespaces(watched));
+    operator.register(new TeamReconciler(clock), c -> c.settingNamespaces(watched));
     operator.start();
   }
 

@@ -78,9 +78,31 @@ class TeamFoldersFragmentTest {
   }
 
   @Test
+  void aTeamOfAnotherNamespaceGetsAFolderNoTeamOfThePoolsNamespaceCanHave() {
+    Team foreign = RenderFixtures.object(Team.class, """
+        apiVersion: varroa.dev/v1alpha1
+        kind: Team
+        metadata: {name: payments, namespace: tenant-a}
+        spec:
+          pool: builds
+          poolNamespace: ci
+          subjects: [{kind: Group, name: payments-devs}]
+          callableBy: [checkout]
+          pipelines: [{name: service, repository: 'https://git.example.com/payments.git', credentialsId: git}]
+          credentials: [{id: git, type: secretText, secretRef: {name: git, key: token}}]
+        """);
+    String script = scripts(layer(List.of(foreign), Map.of("tenant-a/checkout", List.of(subject("carol"))))).get(0);
+
+    assertThat(script).contains("folder('tenant-a_payments')", "pipelineJob('tenant-a_payments/service')",
+        "Team tenant-a/payments", TeamFoldersFragment.secretFile("tenant-a_payments", "git"));
+    assertThat(script).as("its callableBy is read in its own namespace").contains("name('carol')");
+  }
+
+  @Test
   void aDrainingCellKeepsItsJobsForQueuedBuildsButNoTrigger() {
     CellLayer stays = layer(List.of(ALPHA), Map.of());
-    CellLayer draining = new CellLayer(stays.teams(), stays.callers(), stays.pluginsText(), stays.ignoredPin(), true, "shared");
+    CellLayer draining = new CellLayer(stays.teams(), stays.callers(), stays.pluginsText(), stays.ignoredPin(), true,
+        "shared");
     String alpha = scripts(draining).get(0);
 
     assertThat(alpha).contains("pipelineJob('alpha/build')", "pipelineJob('alpha/release')");
@@ -92,8 +114,9 @@ class TeamFoldersFragmentTest {
     Subject carol = new Subject();
     carol.kind = Subject.Kind.User;
     carol.name = "carol";
-    List<String> scripts = scripts(layer(List.of(ALPHA, BETA), Map.of("beta", List.of(subject("bob")),
-        "other", List.of(carol))));
+    // callers are keyed namespace/name (CellLayer.callerKey), however the naming Team wrote them
+    List<String> scripts = scripts(layer(List.of(ALPHA, BETA), Map.of("ci/beta", List.of(subject("bob")),
+        "ci/other", List.of(carol))));
     String alpha = scripts.get(0);
     String beta = scripts.get(1);
 

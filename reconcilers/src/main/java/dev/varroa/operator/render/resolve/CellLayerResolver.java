@@ -4,6 +4,7 @@ import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
 import dev.varroa.api.v1alpha1.Subject;
 import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamRef;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
 import dev.varroa.operator.render.CellLayer;
@@ -31,7 +32,7 @@ public final class CellLayerResolver {
   /**
    * Empty layer and no block for a Controller that is no cell.
    *
-   * @param teams a Team of the Controller's namespace by name
+   * @param teams a Team by its key in the cell: its name in the cell's namespace, else namespace/name
    * @param bundleName how messages name the bundle, e.g. {@code ComposedBundle team-a}
    */
   public static Resolution resolve(Controller controller, Function<String, Optional<Team>> teams,
@@ -48,11 +49,14 @@ public final class CellLayerResolver {
       return new Resolution(Optional.empty(), Optional.of(String.join("; ", problems)));
     }
     Map<String, List<Subject>> callers = new TreeMap<>();
+    String cellNamespace = controller.getMetadata().getNamespace();
     for (Team team : hosted) {
       for (String caller : team.getSpec() == null || team.getSpec().callableBy == null ? List.<String>of()
           : team.getSpec().callableBy) {
-        teams.apply(caller).filter(t -> t.getSpec() != null && t.getSpec().subjects != null)
-            .ifPresent(t -> callers.put(caller, t.getSpec().subjects));
+        // a caller is named from the calling-to Team's namespace, looked up as the cell names Teams
+        TeamRef ref = TeamRef.parse(caller, team.getMetadata().getNamespace());
+        teams.apply(ref.key(cellNamespace)).filter(t -> t.getSpec() != null && t.getSpec().subjects != null)
+            .ifPresent(t -> callers.put(CellLayer.callerKey(ref), t.getSpec().subjects));
       }
     }
     CellPlugins.Outcome plugins = CellPlugins.resolve(rendered, bundleName, profile, updateCenter);
