@@ -59,6 +59,8 @@ class SafeRestartRouteTest {
         assertThat(accepted.statusCode()).isEqualTo(302);
         assertThat(accepted.headers().firstValue("Location")).contains(jenkins.url().toString());
         await().atMost(Duration.ofSeconds(10)).until(() -> jenkins.restarts() == 1);
+        // the restart may count before the poller's next look: wait until it has seen Jenkins ready again
+        await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains("ready") && seen.contains("booting"));
         polling.set(false);
         poller.join();
         assertThat(seen).contains("restarting", "down", "booting", "ready");
