@@ -1,4 +1,4 @@
-package dev.varroa.operator.render.resolve;
+package dev.varroa.operator.render;
 
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.JenkinsVersionProfile;
@@ -7,8 +7,7 @@ import dev.varroa.api.v1alpha1.Team;
 import dev.varroa.api.v1alpha1.TeamRef;
 import dev.varroa.api.v1alpha1.UpdateCenter;
 import dev.varroa.bundle.render.RenderedBundle;
-import dev.varroa.operator.render.CellLayer;
-import dev.varroa.operator.render.TeamFolderCheck;
+import dev.varroa.operator.render.resolve.CellPlugins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
