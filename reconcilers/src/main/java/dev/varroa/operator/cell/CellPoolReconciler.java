@@ -53,6 +53,8 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   public static final String CELL_ROLLED = "cell.rolled";
   /** Activity kind of a cell deleted after a scale-down drained it. */
   public static final String CELL_REMOVED = "cell.removed";
+  /** On a pool's artifact Secret in the release namespace: the namespace of the one pool it is for. */
+  public static final String POOL_NAMESPACE_ANNOTATION = "varroa.dev/cell-pool-namespace";
   /** How soon a pool looks again while a cell drains or a placement is not yet recorded. */
   static final Duration DRAIN_PASS = Duration.ofSeconds(5);
   private static final Set<ControllerStatus.Phase> NOT_UNREADY = Set.of(ControllerStatus.Phase.Connected,
@@ -228,6 +230,15 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       if (secret == null) {
         return Optional.of("CellPool " + namespace + "/" + name + ": the artifact Secret " + releaseNamespace + "/"
             + source.get() + " does not exist" + fix);
+      }
+      // the Secret's name holds only the pool's name: a pool of that name in another namespace must not get it
+      String markedFor = secret.getMetadata().getAnnotations() == null ? null
+          : secret.getMetadata().getAnnotations().get(POOL_NAMESPACE_ANNOTATION);
+      if (!namespace.equals(markedFor)) {
+        return Optional.of("CellPool " + namespace + "/" + name + ": the artifact Secret " + releaseNamespace + "/"
+            + source.get() + " is " + (markedFor == null ? "not marked for a namespace" : "marked for namespace "
+            + markedFor) + ", so it is not copied here; fix: annotate it " + POOL_NAMESPACE_ANNOTATION + "="
+            + namespace + " if it is this pool's credential");
       }
       Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
       if (!data.containsKey(JenkinsContainer.ARTIFACT_ACCESS_KEY)
@@ -432,7 +443,7 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       status.conditions = conditions.build();
       status.observedGeneration = generation();
       UpdateControl<CellPool> control;
-      if (JSON.asJson(status).equals(JSON.asJson(pool.getStatus() == null ? new CellPoolStatus() : previous))) {
+      if (JSON.asJson(status).equals(JSON.asJson(previous))) {
         control = UpdateControl.noUpdate();
       } else {
         pool.setStatus(status);

@@ -303,6 +303,16 @@ class CellPoolReconcilerIT {
     admin.secrets().inNamespace(ChartRbac.NAMESPACE).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
         .withNewMetadata().withName("cell-artifacts-builds").endMetadata()
         .withStringData(Map.of("access-key-id", "builds-key", "secret-access-key", "builds-secret")).build()).create();
+    // named after the pool only: unmarked, a pool "builds" of any namespace could claim it
+    CellPool unmarked = awaitPool(ns, "builds", s -> s.condition(Condition.STALLED).map(c -> c.message.contains(
+        "not marked for a namespace")).orElse(false));
+    assertThat(unmarked.getStatus().condition(Condition.STALLED).get().message)
+        .contains("fix: annotate it varroa.dev/cell-pool-namespace=" + ns);
+    assertThat(admin.secrets().inNamespace(ns).withName("varroa-artifacts-builds").get()).isNull();
+    admin.secrets().inNamespace(ChartRbac.NAMESPACE).withName("cell-artifacts-builds").edit(secret -> {
+      secret.getMetadata().setAnnotations(Map.of(CellPoolReconciler.POOL_NAMESPACE_ANNOTATION, ns));
+      return secret;
+    });
     awaitPool(ns, "builds", s -> s.condition(Condition.READY).map(c -> c.status == Condition.Status.True)
         .orElse(false));
     var copy = admin.secrets().inNamespace(ns).withName("varroa-artifacts-builds").get();
