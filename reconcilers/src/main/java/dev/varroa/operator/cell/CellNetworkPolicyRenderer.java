@@ -5,7 +5,6 @@ import dev.varroa.operator.render.UpdateCenterRenderer;
 import dev.varroa.operator.render.naming.ControllerLabels;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
@@ -41,9 +40,7 @@ public final class CellNetworkPolicyRenderer {
         .withNamespace(pool.getMetadata().getNamespace())
         .withLabels(Map.of(CellRenderer.POOL_LABEL, pool.getMetadata().getName(), ControllerLabels.MANAGED_BY,
             ControllerLabels.MANAGED_BY_VALUE))
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(pool.getApiVersion()).withKind(pool.getKind())
-            .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid()).withController(true)
-            .withBlockOwnerDeletion(true).build())
+        .withOwnerReferences(CellRenderer.ownedBy(pool))
         .endMetadata()
         .withNewSpec()
         .withNewPodSelector()

@@ -256,9 +256,7 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
       io.fabric8.kubernetes.api.model.Secret copy = new io.fabric8.kubernetes.api.model.SecretBuilder()
           .withNewMetadata().withName(CellArtifactSettings.copyName(name)).withNamespace(namespace)
           .withLabels(Map.of(CellRenderer.POOL_LABEL, name))
-          .withOwnerReferences(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
-              .withApiVersion(pool.getApiVersion()).withKind(pool.getKind()).withName(name)
-              .withUid(pool.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build())
+          .withOwnerReferences(CellRenderer.ownedBy(pool))
           .endMetadata().withType("Opaque").withData(copied).build();
       String digest = dev.varroa.operator.render.naming.ControllerLabels.sha256(JSON.asJson(copy));
       String key = namespace + "/" + name;
@@ -490,8 +488,7 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   }
 
   static List<String> teamsOf(Controller cell) {
-    return cell.getSpec() == null || cell.getSpec().cell == null || cell.getSpec().cell.teams == null ? List.of()
-        : cell.getSpec().cell.teams;
+    return dev.varroa.operator.render.CellLayerResolver.hosted(cell);
   }
 
   private static ControllerStatus.Phase phase(Controller cell) {

@@ -6,6 +6,7 @@ import dev.varroa.api.v1alpha1.CellPoolSpec;
 import dev.varroa.api.v1alpha1.Controller;
 import dev.varroa.api.v1alpha1.ControllerSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.LinkedHashMap;
@@ -42,6 +43,13 @@ public final class CellRenderer {
     return POOL_LABEL + "=" + pool;
   }
 
+  /** The owner reference of everything the pool makes: its cells, their egress policy, the copy of its credential. */
+  public static OwnerReference ownedBy(CellPool pool) {
+    return new OwnerReferenceBuilder().withApiVersion(pool.getApiVersion()).withKind(pool.getKind())
+        .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid())
+        .withController(true).withBlockOwnerDeletion(true).build();
+  }
+
   public static Controller render(CellPool pool, int ordinal, List<String> teams, boolean draining) {
     CellPoolSpec.CellTemplate template = pool.getSpec().template;
     ControllerSpec spec = template == null || template.spec == null ? new ControllerSpec()
@@ -60,10 +68,7 @@ public final class CellRenderer {
         .withNamespace(pool.getMetadata().getNamespace())
         .withLabels(labels)
         .withAnnotations(annotations.isEmpty() ? null : annotations)
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(pool.getApiVersion()).withKind(pool.getKind())
-            .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid())
-            .withController(true).withBlockOwnerDeletion(true).build())
+        .withOwnerReferences(ownedBy(pool))
         .build());
     cell.setSpec(spec);
     return cell;
