@@ -37,6 +37,25 @@ public final class BusNames {
    */
   public static final String TEAM_PLACEMENTS_SUBJECT = "varroa.recorder.team-placements";
 
+  /**
+   * Subject the recorder takes a pipeline run on from the BFF (queue group {@link #RECORDER_QUEUE_GROUP}); payload
+   * ActionRequest with verb pipeline-run, reply ActionResult. The recorder wakes the Team's cell if it is parked and
+   * sends the run to the Team's cluster's operator on {@link #clusterActions(String)} (seed 002).
+   */
+  public static final String PIPELINE_RUNS_SUBJECT = "varroa.recorder.pipeline-runs";
+
+  /**
+   * Subject the recorder takes a queued pipeline run's Jenkins queue item on (PipelineRunQueued, reply
+   * PipelineRunStatus, queue group {@link #RECORDER_QUEUE_GROUP}); every cluster's operator sends here.
+   */
+  public static final String PIPELINE_RUN_QUEUED_SUBJECT = "varroa.recorder.pipeline-run-queued";
+
+  /**
+   * Subject the recorder answers where a requested pipeline run is on (PipelineRunStatusRequest, reply
+   * PipelineRunStatus, queue group {@link #RECORDER_QUEUE_GROUP}); the BFF asks.
+   */
+  public static final String PIPELINE_RUN_STATUS_SUBJECT = "varroa.recorder.pipeline-run-status";
+
   /** JetStream stream (seed 001): the recorder's fixed 72-hour buffer of every activity subject, payload ActivityEvent. */
   public static final String ACTIVITY_STREAM = "varroa_activity";
   /** How long {@link #ACTIVITY_STREAM} keeps an event, drained into the PostgreSQL activity table or not. */

@@ -29,7 +29,7 @@ public final class SealedCommands {
       case REPLAY_DELIVERY -> command.toBuilder().setReplayDelivery(ReplayDelivery.newBuilder()
           .setSealed(SecretSeal.seal(command.getReplayDelivery().toByteArray(), recipient,
               SecretSeal.replayDelivery(command.getCommandId())))).build();
-      case ONE_SHOT, KIND_NOT_SET -> command;
+      case ONE_SHOT, RUN_JOB, KIND_NOT_SET -> command;
     };
   }
 
@@ -56,7 +56,7 @@ public final class SealedCommands {
       case DESIRED_STATE -> command.getDesiredState().getSecretFilesCount() > 0
           || !command.getDesiredState().getJenkinsToken().getJwt().isEmpty();
       case REPLAY_DELIVERY -> !command.getReplayDelivery().hasSealed();
-      case ONE_SHOT, KIND_NOT_SET -> false;
+      case ONE_SHOT, RUN_JOB, KIND_NOT_SET -> false;
     };
   }
 
