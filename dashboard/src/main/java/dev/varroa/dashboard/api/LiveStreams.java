@@ -8,11 +8,12 @@ import dev.varroa.dashboard.activity.FanoutSubscription;
 import dev.varroa.dashboard.identity.Authenticated;
 import dev.varroa.dashboard.identity.Caller;
 import dev.varroa.dashboard.logs.ConsoleLogs;
-import dev.varroa.dashboard.records.InvalidParameterException;
-import dev.varroa.dashboard.records.RecordLookup;
 import dev.varroa.dashboard.reads.DashboardReads;
 import dev.varroa.dashboard.reads.Parameters;
 import dev.varroa.dashboard.reads.ReadRefused;
+import dev.varroa.dashboard.reads.RecordReads;
+import dev.varroa.dashboard.records.InvalidParameterException;
+import dev.varroa.dashboard.records.RecordLookup;
 import dev.varroa.protocol.bus.v1.AccessPolicy;
 import dev.varroa.recorder.logs.LogStoreException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -173,12 +174,16 @@ public class LiveStreams implements AutoCloseable {
     OptionalLong resume = lastEventId(request, query, "byte offset");
     long from = resume.isPresent() ? resume.getAsLong() : query.offset("from");
     Permission watch = Permission.of(Permission.WATCH, Permission.LOGS);
-    DashboardReads.ControllerKey controller = reads.authorizedRun(caller, runId, watch).controller();
+    RecordReads.RunView run = reads.authorizedRun(caller, runId, watch);
+    DashboardReads.ControllerKey controller = run.controller();
+    // a tenant watches a cell's run through its Team's folder: the same rule decides while the stream lasts
+    DashboardReads.RunKey runKey = new DashboardReads.RunKey(controller, String.valueOf(run.body().getOrDefault("job",
+        "")));
     ConsoleLogs store = store(runId);
     ServerSentEvents stream = ServerSentEvents.open(request, response);
     GrantsOfCaller grants = new GrantsOfCaller(caller);
     track(stream, () -> authenticated.ended().reason().or(() ->
-        DashboardReads.allowed(grants.now(), watch, labels()).test(controller) ? Optional.empty()
+        DashboardReads.allowedRuns(grants.now(), watch, labels()).test(runKey) ? Optional.empty()
             : Optional.of(caller + " may no longer watch the logs of controller " + controller.namespace() + "/"
                 + controller.name() + " in cluster " + controller.cluster() + ": no VarroaRoleBinding allows it now")));
     RecordLookup<dev.varroa.recorder.logs.LogTail> tail;

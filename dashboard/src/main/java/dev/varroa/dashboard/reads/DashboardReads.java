@@ -10,6 +10,7 @@ import dev.varroa.dashboard.access.Target;
 import dev.varroa.dashboard.clusters.ClusterRoster;
 import dev.varroa.dashboard.identity.Caller;
 import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.CellFolders;
 import dev.varroa.protocol.bus.v1.ClusterPresence;
 import dev.varroa.protocol.bus.v1.ControllerDetail;
 import dev.varroa.protocol.bus.v1.ControllerDetailRequest;
@@ -218,7 +219,7 @@ public final class DashboardReads {
       }
     }
     List<Map<String, Object>> runs = mayListRuns
-        ? records.searchRuns(needle, allowed(grants, Permission.of(Permission.LIST, Permission.RUNS), labels(all)))
+        ? records.searchRuns(needle, allowedRuns(grants, Permission.of(Permission.LIST, Permission.RUNS), labels(all)))
         : List.of();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("controllers", controllers);
@@ -251,7 +252,7 @@ public final class DashboardReads {
     Permission list = Permission.of(Permission.LIST, Permission.RUNS);
     require(grants, list);
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("items", records.enabled() ? records.runs(filters, allowed(grants, list, labels(controllerList())))
+    out.put("items", records.enabled() ? records.runs(filters, allowedRuns(grants, list, labels(controllerList())))
         : List.of());
     out.put("recordStore", records.enabled());
     return out;
@@ -291,13 +292,40 @@ public final class DashboardReads {
     RecordReads.RunView run = records.run(runId).orElseThrow(() -> ReadRefused.notFound("run " + runId
         + (records.enabled() ? " is not recorded" : " is not recorded: the build record store is not enabled")));
     ControllerKey key = run.controller();
-    Map<String, String> labels = labels(controllerList()).getOrDefault(key, Map.of());
+    Map<ControllerKey, Map<String, String>> labels = labels(controllerList());
     try {
-      grants.require(permission, Target.controller(key.cluster(), key.namespace(), key.name(), labels));
+      grants.require(permission, Target.controller(key.cluster(), key.namespace(), key.name(),
+          labels.getOrDefault(key, Map.of())));
     } catch (Forbidden denied) {
-      throw ReadRefused.forbidden(denied);
+      Object job = run.body().get("job");
+      if (!teamRun(grants, permission, labels, new RunKey(key, job == null ? "" : job.toString()))) {
+        throw ReadRefused.forbidden(denied);
+      }
     }
     return run;
+  }
+
+  /**
+   * Which runs a list may show: those of Controllers the caller holds the permission over, and on a cell those in the
+   * folder of a Team of a namespace the caller holds it in (a tenant sees its own Teams' runs, not the cell's others).
+   */
+  public static Predicate<RunKey> allowedRuns(Grants grants, Permission permission,
+      Map<ControllerKey, Map<String, String>> labels) {
+    Predicate<ControllerKey> controllers = allowed(grants, permission, labels);
+    return run -> controllers.test(run.controller()) || teamRun(grants, permission, labels, run);
+  }
+
+  // A Team of the cell's own namespace is covered by the cell's namespace already; this opens a tenant's own folder.
+  private static boolean teamRun(Grants grants, Permission permission, Map<ControllerKey, Map<String, String>> labels,
+      RunKey run) {
+    ControllerKey cell = run.controller();
+    if (!labels.getOrDefault(cell, Map.of()).containsKey(CellFolders.POOL_LABEL)) {
+      return false;
+    }
+    return CellFolders.teamNamespace(run.job(), cell.namespace())
+        .filter(namespace -> !namespace.equals(cell.namespace()))
+        .map(namespace -> grants.allows(permission, Target.namespaced(cell.cluster(), namespace)))
+        .orElse(false);
   }
 
   /** Which Controllers a list may show: the permission over each, with the labels the clusters listed. */
@@ -320,6 +348,9 @@ public final class DashboardReads {
 
   /** A Controller by cluster, namespace and name. */
   public record ControllerKey(String cluster, String namespace, String name) {}
+
+  /** A run by its Controller and its job's full name. */
+  public record RunKey(ControllerKey controller, String job) {}
 
   public ClusterRoster.ControllerList controllerList() throws ReadRefused {
     try {

@@ -36,7 +36,7 @@ public class RecordReads {
     return List.of();
   }
 
-  public List<Map<String, Object>> runs(RunQuery query, Predicate<DashboardReads.ControllerKey> allowed)
+  public List<Map<String, Object>> runs(RunQuery query, Predicate<DashboardReads.RunKey> allowed)
       throws ReadRefused {
     return List.of();
   }
@@ -57,7 +57,7 @@ public class RecordReads {
     return List.of();
   }
 
-  public List<Map<String, Object>> searchRuns(String needle, Predicate<DashboardReads.ControllerKey> allowed)
+  public List<Map<String, Object>> searchRuns(String needle, Predicate<DashboardReads.RunKey> allowed)
       throws ReadRefused {
     return List.of();
   }

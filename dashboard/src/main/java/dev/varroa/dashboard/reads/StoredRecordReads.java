@@ -52,12 +52,12 @@ public final class StoredRecordReads extends RecordReads {
   }
 
   @Override
-  public List<Map<String, Object>> runs(RecordReads.RunQuery query, Predicate<DashboardReads.ControllerKey> allowed)
+  public List<Map<String, Object>> runs(RecordReads.RunQuery query, Predicate<DashboardReads.RunKey> allowed)
       throws ReadRefused {
     try {
       return runs.runs(new dev.varroa.dashboard.records.RunQuery(query.cluster().orElse(null), query.namespace().orElse(null),
               query.controller().orElse(null), query.job().orElse(null), query.build().orElse(null),
-              query.before().orElse(null), query.limit()), scopes(allowed))
+              query.before().orElse(null), query.limit()), runScopes(allowed))
           .stream().map(StoredRecordReads::view).toList();
     } catch (InvalidParameterException e) {
       throw ReadRefused.badParameter(e.parameter(), e.getMessage());
@@ -98,10 +98,10 @@ public final class StoredRecordReads extends RecordReads {
   }
 
   @Override
-  public List<Map<String, Object>> searchRuns(String needle, Predicate<DashboardReads.ControllerKey> allowed)
+  public List<Map<String, Object>> searchRuns(String needle, Predicate<DashboardReads.RunKey> allowed)
       throws ReadRefused {
     try {
-      return runs.searchByJob(needle, RunRecords.MAX_SEARCH_RESULTS, scopes(allowed)).stream()
+      return runs.searchByJob(needle, RunRecords.MAX_SEARCH_RESULTS, runScopes(allowed)).stream()
           .map(StoredRecordReads::view).toList();
     } catch (InvalidParameterException e) {
       throw ReadRefused.badParameter("q", e.getMessage());
@@ -126,6 +126,11 @@ public final class StoredRecordReads extends RecordReads {
   static Predicate<ControllerScope> scopes(Predicate<DashboardReads.ControllerKey> allowed) {
     return scope -> allowed.test(new DashboardReads.ControllerKey(scope.cluster(), scope.namespace(),
         scope.controller()));
+  }
+
+  static Predicate<ControllerScope> runScopes(Predicate<DashboardReads.RunKey> allowed) {
+    return scope -> allowed.test(new DashboardReads.RunKey(new DashboardReads.ControllerKey(scope.cluster(),
+        scope.namespace(), scope.controller()), scope.job()));
   }
 
   private static ReadRefused unavailable(SQLException e) {

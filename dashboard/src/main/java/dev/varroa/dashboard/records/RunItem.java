@@ -11,6 +11,6 @@ public record RunItem(String runId, String cluster, String namespace, String con
     Long durationMillis, Long queuedMillis) {
 
   public ControllerScope scope() {
-    return new ControllerScope(cluster, namespace, controller);
+    return new ControllerScope(cluster, namespace, controller, job);
   }
 }

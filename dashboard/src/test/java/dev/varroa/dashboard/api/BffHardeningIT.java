@@ -99,7 +99,7 @@ class BffHardeningIT {
       }
 
       @Override
-      public List<Map<String, Object>> runs(RunQuery query, Predicate<DashboardReads.ControllerKey> allowed) {
+      public List<Map<String, Object>> runs(RunQuery query, Predicate<DashboardReads.RunKey> allowed) {
         throw new IllegalStateException("cannot reach " + INTERNAL_DETAIL);
       }
     };

@@ -11,6 +11,7 @@ import dev.varroa.dashboard.logs.ConsoleLogTail;
 import dev.varroa.dashboard.mcp.McpEndpoint;
 import dev.varroa.dashboard.records.DashboardDatabase;
 import dev.varroa.protocol.BusNames;
+import dev.varroa.protocol.CellFolders;
 import dev.varroa.protocol.BusTopology;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.bus.ActivityPublisher;
@@ -81,15 +82,19 @@ class RecordRoutesIT {
   private static ActivityPublisher activity;
   private static final String ORDERS_RUN = UUID.randomUUID().toString();
   private static final String SEARCH_RUN = UUID.randomUUID().toString();
+  // runs on a cell of pool shared in namespace cells, in the folders of Teams of team-a and team-b
+  private static final String CELL_TEAM_A_RUN = UUID.randomUUID().toString();
+  private static final String CELL_TEAM_B_RUN = UUID.randomUUID().toString();
 
 
 
   @BeforeAll
   static void start(KubeApiServer kube, @TempDir Path folder) throws Exception {
     client = kube.client();
-    BffFixtures.namespaces(client, "team-a", "team-b");
+    BffFixtures.namespaces(client, "team-a", "team-b", "cells");
     BffFixtures.controller(client, "team-a", "orders", Map.of());
     BffFixtures.controller(client, "team-b", "search", Map.of());
+    BffFixtures.controller(client, "cells", "shared-0", Map.of(CellFolders.POOL_LABEL, "shared"));
     BffFixtures.readerRole(client);
     BffFixtures.binding(client, "alice-reads-all", "reader", "User", "alice", null);
     BffFixtures.binding(client, "bob-reads-team-b", "reader", "User", "bob", "team-b");
@@ -97,6 +102,8 @@ class RecordRoutesIT {
     database = DashboardDatabase.create(POSTGRES.server(), "routes", folder);
     run("uid-orders", ORDERS_RUN, "team-a", "orders", "orders/main", 7);
     run("uid-search", SEARCH_RUN, "team-b", "search", "search/main", 3);
+    run("uid-shared-0", CELL_TEAM_A_RUN, "cells", "shared-0", "team-a_web/build", 1);
+    run("uid-shared-0", CELL_TEAM_B_RUN, "cells", "shared-0", "team-b_api/build", 1);
     database.execute("INSERT INTO stages (controller_uid, run_id, stage_id, name, parallel_branch, name_sequence, "
         + "started_at, status, duration_millis, ended_at) VALUES ('uid-orders', ?, '7', 'Build', '', 2, ?, "
         + "'SUCCESS', 3000, ?)", ORDERS_RUN, Timestamp.from(T0.plusSeconds(6)), Timestamp.from(T0.plusSeconds(9)));
@@ -127,7 +134,7 @@ class RecordRoutesIT {
           .idToken());
     }
     await().atMost(DEADLINE).until(() -> get("/runs", "bob").statusCode() == 200
-        && JSON.readTree(get("/controllers", "alice").body()).path("items").size() == 2);
+        && JSON.readTree(get("/controllers", "alice").body()).path("items").size() == 3);
   }
 
   @AfterAll
@@ -142,8 +149,10 @@ class RecordRoutesIT {
   @Test
   void runsAreFilteredByBindingAndOneRunHasItsStagesAndTests() throws Exception {
     assertThat(field(json(get("/runs", "alice"), 200).path("items"), "runId"))
-        .containsExactlyInAnyOrder(ORDERS_RUN, SEARCH_RUN);
-    assertThat(field(json(get("/runs", "bob"), 200).path("items"), "runId")).containsExactly(SEARCH_RUN);
+        .containsExactlyInAnyOrder(ORDERS_RUN, SEARCH_RUN, CELL_TEAM_A_RUN, CELL_TEAM_B_RUN);
+    // bob reads team-b: its Controller's runs, and on the cell the runs in the folder of its Team only
+    assertThat(field(json(get("/runs", "bob"), 200).path("items"), "runId"))
+        .containsExactlyInAnyOrder(SEARCH_RUN, CELL_TEAM_B_RUN);
     JsonNode run = json(get("/runs/" + ORDERS_RUN, "alice"), 200);
     assertThat(run.path("job").asText()).isEqualTo("orders/main");
     assertThat(run.path("build").asLong()).isEqualTo(7);
@@ -155,6 +164,16 @@ class RecordRoutesIT {
     json(get("/runs/" + UUID.randomUUID(), "alice"), 404);
     assertThat(json(get("/runs?limit=501", "alice"), 400).path("parameter").asText()).isEqualTo("limit");
     assertThat(field(json(get("/search?q=ORDERS", "alice"), 200).path("runs"), "runId")).containsExactly(ORDERS_RUN);
+  }
+
+  @Test
+  void aTenantReadsItsOwnTeamsRunsOnACellAndNoOtherTeams() throws Exception {
+    assertThat(json(get("/runs/" + CELL_TEAM_B_RUN, "bob"), 200).path("job").asText()).isEqualTo("team-b_api/build");
+    assertThat(json(get("/runs/" + CELL_TEAM_A_RUN, "bob"), 403).path("missing").path("namespace").asText())
+        .isEqualTo("cells");
+    assertThat(field(json(get("/search?q=build", "bob"), 200).path("runs"), "runId")).containsExactly(CELL_TEAM_B_RUN);
+    assertThat(field(json(get("/runs?controller=shared-0", "alice"), 200).path("items"), "runId"))
+        .containsExactlyInAnyOrder(CELL_TEAM_A_RUN, CELL_TEAM_B_RUN);
   }
 
   @Test

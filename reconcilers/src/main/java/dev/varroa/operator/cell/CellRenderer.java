@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 public final class CellRenderer {
   /** Every cell carries its pool's name here; the pool's scale selector and the operator's informer use it. */
-  public static final String POOL_LABEL = "varroa.dev/cell-pool";
+  public static final String POOL_LABEL = dev.varroa.protocol.CellFolders.POOL_LABEL;
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private CellRenderer() {}
