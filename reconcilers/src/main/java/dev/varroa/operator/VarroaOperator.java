@@ -125,6 +125,7 @@ public final class VarroaOperator implements AutoCloseable {
   private boolean cellReconcilers = true;
   private final Optional<dev.varroa.operator.cell.CellIsolation> cellIsolation;
   private final Optional<dev.varroa.operator.render.resolve.CellArtifactSettings> cellArtifacts;
+  private final Optional<String> cellsRefused;
 
   /**
    * An operator as a test or a local run starts it: activity on the channel (dropped and counted without one), no
@@ -152,6 +153,7 @@ public final class VarroaOperator implements AutoCloseable {
     this.hibernation = settings.controllers().hibernation();
     this.cellIsolation = settings.cellIsolation();
     this.cellArtifacts = settings.controllers().installation().cellArtifacts();
+    this.cellsRefused = settings.controllers().installation().cellsRefused();
     this.channel = channel;
     this.client = client;
     // the action ledger lives beside the Lease (the pod's namespace when installed)
@@ -225,7 +227,8 @@ public final class VarroaOperator implements AutoCloseable {
       operator.register(new CellPoolReconciler(clock, channel == null ? JenkinsOfController.NONE
           : JenkinsOfController.of(channel), activity, channel == null ? PlacementRecord.NONE
           : new RecorderTeamPlacements(channel::connection, activity.cluster(), RecorderTeamPlacements.ANSWER_WAIT),
-          cellIsolation).withArtifacts(cellArtifacts, actionsNamespace));
+          cellIsolation).withArtifacts(cellArtifacts, actionsNamespace)
+          .refusingCells(cellsRefused));
       operator.register(new TeamReconciler(clock));
     }
     if (broodReconcilers) {

@@ -71,6 +71,8 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   private final PlacementRecord record;
   private final Optional<CellIsolation> isolation;
   private Optional<CellArtifactSettings> artifacts = Optional.empty();
+  /** Why this installation hosts no cell at all (postgres blob mode); empty: it hosts them. */
+  private Optional<String> cellsRefused = Optional.empty();
   private String releaseNamespace = "default";
   /** The artifact credential last copied per pool (namespace/name): an unchanged one is not written again. */
   private final Map<String, String> credentials = new java.util.concurrent.ConcurrentHashMap<>();
@@ -98,6 +100,12 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
   public CellPoolReconciler withArtifacts(Optional<CellArtifactSettings> settings, String releaseNamespace) {
     this.artifacts = settings;
     this.releaseNamespace = releaseNamespace;
+    return this;
+  }
+
+  /** An installation that cannot host cells: every pool says why and makes none. */
+  public CellPoolReconciler refusingCells(Optional<String> why) {
+    this.cellsRefused = why;
     return this;
   }
 
@@ -145,6 +153,9 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
     }
 
     UpdateControl<CellPool> run() {
+      if (cellsRefused.isPresent()) {
+        return refused(cellsRefused.get());
+      }
       CellPoolSpec spec = pool.getSpec();
       int replicas = spec.replicas == null ? 1 : spec.replicas;
       int capacity = spec.teamsPerCell == null ? CellPoolSpec.DEFAULT_TEAMS_PER_CELL : spec.teamsPerCell;
@@ -414,6 +425,27 @@ public final class CellPoolReconciler implements Reconciler<CellPool> {
         LOG.warn("event=team_placements_not_recorded pool={}/{} reason=\"{}\"", namespace, name, failed.get());
         soon(DRAIN_PASS);
       }
+    }
+
+    // No cell is made or changed: the status says why, and the Teams that want the pool stay Pending.
+    private UpdateControl<CellPool> refused(String why) {
+      String message = "CellPool " + namespace + "/" + name + ": " + why;
+      CellPoolStatus status = new CellPoolStatus();
+      Conditions conditions = new Conditions(previous.conditions, generation(), now.toString());
+      conditions.kstatus(Kstatus.STALLED, new Kstatus.Wording("CellsNotHostable", message),
+          new Kstatus.Wording("CellsNotHostable", message), new Kstatus.Wording("CellsNotHostable", message));
+      status.conditions = conditions.build();
+      status.observedGeneration = generation();
+      status.cells = new ArrayList<>();
+      status.replicas = 0;
+      status.readyReplicas = 0;
+      status.placedTeams = 0;
+      status.selector = CellRenderer.selector(name);
+      if (JSON.asJson(status).equals(JSON.asJson(previous))) {
+        return UpdateControl.noUpdate();
+      }
+      pool.setStatus(status);
+      return UpdateControl.patchStatus(pool);
     }
 
     private UpdateControl<CellPool> finish(CellPoolStatus status, TeamPlacement.Result placement,

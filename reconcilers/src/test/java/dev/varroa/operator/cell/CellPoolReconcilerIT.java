@@ -75,6 +75,7 @@ class CellPoolReconcilerIT {
   private Connection bus;
   private final Queue<ActivityEvent> activity = new ConcurrentLinkedQueue<>();
   private final ObservedJenkins jenkins = new ObservedJenkins();
+  private Optional<String> refusal = Optional.empty();
   private final SettableClock clock = new SettableClock(Instant.parse("2026-12-01T10:00:00Z"));
 
   @BeforeAll
@@ -356,12 +357,32 @@ class CellPoolReconcilerIT {
         .teams).containsExactly("local", "tenant-a/payments");
   }
 
+  @Test
+  void anInstallationKeepingBlobsInPostgresHostsNoCellAndThePoolSaysWhy() {
+    String ns = namespace("cells-postgres");
+    refusal = dev.varroa.operator.render.resolve.CellArtifactSettings.cellsRefused(
+        java.util.Map.of("VARROA_BLOB_MODE", "postgres"));
+    startOperator(ns);
+    admin.resource(pool(ns, "shared", 2, 5)).create();
+    admin.resource(team(ns, "payments", "shared")).create();
+    CellPool refused = awaitPool(ns, "shared", s -> s.conditions != null && !s.conditions.isEmpty());
+    assertThat(refused.getStatus().condition(Condition.STALLED)).get().satisfies(c -> {
+      assertThat(c.reason).isEqualTo("CellsNotHostable");
+      assertThat(c.message).startsWith("CellPool " + ns + "/shared: this installation keeps its blobs in PostgreSQL")
+          .contains("fix: install with recordStore.blobs.mode=s3");
+    });
+    assertThat(admin.resources(Controller.class).inNamespace(ns).list().getItems()).isEmpty();
+    assertThat(admin.resources(Team.class).inNamespace(ns).withName("payments").get().getStatus())
+        .satisfies(status -> assertThat(status == null || status.cell == null).isTrue());
+  }
+
   private void startOperator(String... namespaces) {
     java.util.Set<String> watched = java.util.Set.of(namespaces);
     ActivityPublisher publisher = new ActivityPublisher(() -> bus, "core", "operator", clock);
     operator = new Operator(o -> o.withKubernetesClient(account.client()).withCloseClientOnStop(false));
     pools = new CellPoolReconciler(clock, jenkins, publisher, PlacementRecord.NONE, Optional.of(ISOLATION))
-        .withArtifacts(artifacts, ChartRbac.NAMESPACE);
+        .withArtifacts(artifacts, ChartRbac.NAMESPACE).refusingCells(refusal);
+    refusal = Optional.empty();
     operator.register(pools, c -> c.settingNamespaces(watched));
     operator.register(new TeamReconciler(clock), c -> c.settingNamespaces(watched));
     operator.start();

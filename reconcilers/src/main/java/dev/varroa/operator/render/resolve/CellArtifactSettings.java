@@ -35,6 +35,19 @@ public record CellArtifactSettings(String bucketUrl, String region, String clust
         secret, sts));
   }
 
+  /**
+   * Why the installation cannot host cells: its record store keeps blobs in PostgreSQL, and cells write archived
+   * artifacts straight to an object store under their own prefixes (seed 002: postgres blob mode cannot host cells).
+   */
+  public static Optional<String> cellsRefused(Map<String, String> env) {
+    if (!"postgres".equals(env.getOrDefault(ENV_BLOB_MODE, "").strip())) {
+      return Optional.empty();
+    }
+    return Optional.of("this installation keeps its blobs in PostgreSQL (recordStore.blobs.mode=postgres), which cannot"
+        + " host cells: a cell writes archived artifacts straight to an object store under its own prefix; fix:"
+        + " install with recordStore.blobs.mode=s3 and recordStore.blobs.s3.artifactSecret or artifactSTS");
+  }
+
   /** The Secret in the release namespace that holds the pool's credential. */
   public Optional<String> poolSecret(String pool) {
     return artifactSecret.map(prefix -> dev.varroa.protocol.ArtifactPrefixes.secretName(prefix, pool));

@@ -17,10 +17,11 @@ import java.util.Optional;
  *     gate needs
  * @param jenkinsLogin the OpenID provider people sign in to Jenkins with (chart: jenkinsLogin.*); empty: no realm
  * @param cellArtifacts where cells write archived artifacts and how their pools get credentials; empty: nowhere
+ * @param cellsRefused why this installation cannot host cells (postgres blob mode, seed 002); empty: it can
  */
 public record InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl,
     Optional<String> varroaPluginUrl, boolean recordStore, Optional<JenkinsLogin> jenkinsLogin,
-    Optional<CellArtifactSettings> cellArtifacts) {
+    Optional<CellArtifactSettings> cellArtifacts, Optional<String> cellsRefused) {
   public static final String ENV_MITE_IMAGE = "VARROA_MITE_IMAGE";
   public static final String ENV_PLUGIN_DOWNLOAD_URL = "VARROA_PLUGIN_DOWNLOAD_URL";
   /** An http(s) URL of the varroa .hpi, written into plugins.txt as {@code varroa:<version>:<url>}. */
@@ -34,6 +35,7 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
   public InstallationDefaults {
     java.util.Objects.requireNonNull(jenkinsLogin, "jenkinsLogin");
     java.util.Objects.requireNonNull(cellArtifacts, "cellArtifacts");
+    java.util.Objects.requireNonNull(cellsRefused, "cellsRefused");
     pluginDownloadUrl.ifPresent(url -> {
       if (!url.matches("^https?://.+") || !url.replaceAll("/+$", "").endsWith(DOWNLOAD_SUFFIX)) {
         throw new IllegalArgumentException(ENV_PLUGIN_DOWNLOAD_URL + " (chart value pluginUpdateCenterDownloadURL) is '"
@@ -48,6 +50,11 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
       }
     });
   }
+  public InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl, Optional<String> varroaPluginUrl,
+      boolean recordStore, Optional<JenkinsLogin> jenkinsLogin, Optional<CellArtifactSettings> cellArtifacts) {
+    this(miteImage, pluginDownloadUrl, varroaPluginUrl, recordStore, jenkinsLogin, cellArtifacts, Optional.empty());
+  }
+
 
   public InstallationDefaults(String miteImage, Optional<String> pluginDownloadUrl) {
     this(miteImage, pluginDownloadUrl, Optional.empty(), false);
@@ -92,7 +99,7 @@ public record InstallationDefaults(String miteImage, Optional<String> pluginDown
     return new InstallationDefaults(image.isEmpty() ? ControllerSettingsResolver.DEFAULT_MITE_IMAGE : image,
         download.isEmpty() ? Optional.empty() : Optional.of(download),
         varroaPlugin.isEmpty() ? Optional.empty() : Optional.of(varroaPlugin), recordStore.equals("true"),
-        JenkinsLogin.fromEnv(env), CellArtifactSettings.fromEnv(env));
+        JenkinsLogin.fromEnv(env), CellArtifactSettings.fromEnv(env), CellArtifactSettings.cellsRefused(env));
   }
 
   /**
