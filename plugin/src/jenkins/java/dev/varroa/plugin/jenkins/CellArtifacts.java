@@ -62,8 +62,7 @@ public final class CellArtifacts extends ArtifactManager {
       send(store, archivedPath, Path.of(source.getRemote()));
       return;
     }
-    // Through the controller: the pool's credential must not reach agents (build code runs there), and a cell's
-    // network policy lets only the Jenkins pod reach the object store.
+    // Via the controller: the pool's credential must not reach agents, and only the Jenkins pod may reach the store.
     ArtifactStaging staging = VarroaRuntime.artifactStaging();
     Path copy = staging.newCopy();
     try {
