@@ -1,6 +1,8 @@
 package dev.varroa.plugin.artifacts;
 
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +94,8 @@ public final class ArchivedArtifactStore implements AutoCloseable {
         ListObjectsV2Response page = client.listObjectsV2(list -> list.bucket(settings.bucket())
             .prefix(buildPrefix).continuationToken(continuation));
         for (S3Object object : page.contents()) {
-          artifacts.add(new StoredArtifact(object.key().substring(buildPrefix.length()), object.key(), object.size()));
+          artifacts.add(new StoredArtifact(object.key().substring(buildPrefix.length()), object.key(), object.size(),
+              object.lastModified()));
         }
         token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
       } while (token != null);
@@ -109,6 +112,42 @@ public final class ArchivedArtifactStore implements AutoCloseable {
       return client.getObject(get -> get.bucket(settings.bucket()).key(key));
     } catch (SdkException e) {
       throw failure("read", key, e);
+    }
+  }
+
+  /**
+   * Deletes the build's archived files; returns how many there were. One request per file: the batch delete needs a
+   * checksum header that not every S3-compatible store accepts, and a build archives few files.
+   */
+  public int delete(String jobFullName, int buildNumber) throws ArtifactStoreException {
+    List<StoredArtifact> artifacts = list(jobFullName, buildNumber);
+    for (StoredArtifact artifact : artifacts) {
+      try {
+        client.deleteObject(delete -> delete.bucket(settings.bucket()).key(artifact.key()));
+      } catch (SdkException e) {
+        throw failure("delete", artifact.key(), e);
+      }
+    }
+    return artifacts.size();
+  }
+
+  /**
+   * Where the build's file lies in the store, for messages and as its identity in Jenkins' file views; an empty
+   * relative path is the build's folder. Carries no credential.
+   */
+  public URI location(String jobFullName, int buildNumber, String relativePath) {
+    String key = relativePath == null || relativePath.isEmpty()
+        ? buildPrefix(settings.cellPrefix(), jobFullName, buildNumber)
+        : objectKey(settings.cellPrefix(), jobFullName, buildNumber, relativePath);
+    URI endpoint = settings.endpoint();
+    String base = endpoint.getPath() == null ? "" : endpoint.getPath().replaceAll("/+$", "");
+    try {
+      // The multi-argument constructor quotes what a key may hold and a URI may not (spaces, '#', '?').
+      return new URI(endpoint.getScheme(), endpoint.getAuthority(), base + "/" + settings.bucket() + "/" + key,
+          null, null);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("the object key " + key + " does not make a URI under " + endpoint + ": "
+          + e.getMessage() + "; fix: rename the job or the archived path", e);
     }
   }
 
@@ -158,7 +197,8 @@ public final class ArchivedArtifactStore implements AutoCloseable {
       String fix;
       if (status == 403) {
         fix = "the credential " + settings.accessKeyId() + " may not " + verb + " there; fix: the pool's Secret "
-            + "<artifactSecret>-<pool> must hold a credential scoped to the pool's prefix, and "
+            + "<artifactSecret>-<pool> must hold a credential scoped to the pool's prefix"
+            + (verb.equals("delete") ? " that may also delete there (s3:DeleteObject)" : "") + ", and "
             + ArtifactStoreSettings.PREFIX_VARIABLE + " (" + settings.cellPrefix() + ") must be this cell's prefix "
             + "under it";
       } else if ("NoSuchBucket".equals(code)) {

@@ -63,8 +63,12 @@ class ArchivedArtifactsAcrossPoolsIT {
       assertThat(key).isEqualTo("member-eu/artifacts/eu-1/ci/shared/shared-0/payments/build/7/target/report.html");
       b.upload("search/build", 3, "out/app.jar", file("app.jar", "jar bytes"));
 
-      assertThat(a.list("payments/build", 7))
-          .containsExactly(new StoredArtifact("target/report.html", key, Files.size(report)));
+      assertThat(a.list("payments/build", 7)).singleElement().satisfies(stored -> {
+        assertThat(stored.relativePath()).isEqualTo("target/report.html");
+        assertThat(stored.key()).isEqualTo(key);
+        assertThat(stored.size()).isEqualTo(Files.size(report));
+        assertThat(stored.lastModified()).isNotNull();
+      });
       assertThat(read(a, "payments/build", 7, "target/report.html")).isEqualTo("<p>green</p>");
       assertThat(read(b, "search/build", 3, "out/app.jar")).isEqualTo("jar bytes");
     }
@@ -79,6 +83,23 @@ class ArchivedArtifactsAcrossPoolsIT {
       b.upload("search/build", 1, "b.txt", file("b.txt", "pool b"));
       assertRefused(s3, POOL_A, b, PREFIX_B + POOL_B + "-0/", "search/build", "b.txt", "pool b");
       assertRefused(s3, POOL_B, a, PREFIX_A + POOL_A + "-0/", "payments/build", "a.txt", "pool a");
+    }
+  }
+
+  @Test
+  void deletingABuildsArtifactsRemovesItsFilesAndNoOtherBuilds(SeaweedS3Server s3) throws Exception {
+    try (ArchivedArtifactStore a = store(s3, POOL_A, POOL_A + "-2")) {
+      a.upload("payments/build", 7, "report.html", file("r7.html", "7"));
+      a.upload("payments/build", 7, "logs/test.log", file("t7.log", "7"));
+      // Build 70's folder starts with build 7's digits: the build prefix ends in '/', so it is not touched.
+      a.upload("payments/build", 70, "report.html", file("r70.html", "70"));
+
+      assertThat(a.delete("payments/build", 7)).isEqualTo(2);
+
+      assertThat(a.list("payments/build", 7)).isEmpty();
+      assertThat(a.list("payments/build", 70)).extracting(StoredArtifact::relativePath).containsExactly("report.html");
+      assertThat(read(a, "payments/build", 70, "report.html")).isEqualTo("70");
+      assertThat(a.delete("payments/build", 7)).isZero();
     }
   }
 
@@ -125,8 +146,11 @@ class ArchivedArtifactsAcrossPoolsIT {
           .isInstanceOf(ArtifactStoreException.class)
           .hasMessageContaining("cannot list " + otherCellPrefix + otherJob + "/1/")
           .satisfies(e -> assertThat(((ArtifactStoreException) e).statusCode()).isEqualTo(403));
+      assertThatThrownBy(() -> trespasser.delete(otherJob, 1))
+          .isInstanceOf(ArtifactStoreException.class)
+          .satisfies(e -> assertThat(((ArtifactStoreException) e).statusCode()).isEqualTo(403));
     }
-    // The refused write changed nothing: the owner still reads its own bytes.
+    // The refused write and delete changed nothing: the owner still reads its own bytes.
     assertThat(read(owner, otherJob, 1, otherFile)).isEqualTo(otherContent);
   }
 
