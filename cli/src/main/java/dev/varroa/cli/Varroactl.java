@@ -4,6 +4,7 @@ import dev.varroa.cli.actions.DrainCommand;
 import dev.varroa.cli.brood.BroodOperationCommand;
 import dev.varroa.cli.brood.BroodScheduleCommand;
 import dev.varroa.cli.cell.ScaleCommand;
+import dev.varroa.cli.pipeline.RunCommand;
 import dev.varroa.cli.input.InvalidInputException;
 import dev.varroa.cli.bff.BffFailure;
 import dev.varroa.cli.bff.CommandEnvironment;
@@ -32,10 +33,10 @@ import picocli.CommandLine.Command;
         + " carry plugins into an air-gapped update center; log in and read clusters, controllers, activity, logs"
         + " and search through the Varroa BFF; drain a member cluster (docs/actions.md); list, create, pause, resume"
         + " and cancel brood operations and show brood schedules (docs/brood-operations.md); list and scale cell"
-        + " pools (docs/cells.md).",
+        + " pools (docs/cells.md); run a team's pipeline (docs/pipelines.md).",
     subcommands = {BundleCommand.class, RenderCommand.class, UpdateCenterCommand.class, LoginCommand.class,
         GetCommand.class, LogsCommand.class, SearchCommand.class, DrainCommand.class, BroodOperationCommand.class,
-        BroodScheduleCommand.class, ScaleCommand.class, CommandLine.HelpCommand.class})
+        BroodScheduleCommand.class, ScaleCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
 public final class Varroactl implements CommandEnvironment {
   /** Exit code for an error the server or the network gave (401, 403, 404, 5xx, unreachable), as kubectl's. */
   public static final int EXIT_ERROR = 1;

@@ -142,7 +142,7 @@ final class CommandRunner implements AutoCloseable {
       case DESIRED_STATE -> applier.apply(command.getDesiredState(), deadline);
       case ONE_SHOT -> oneShot(command.getOneShot(), deadline);
       case REPLAY_DELIVERY -> replay.replay(command.getReplayDelivery(), deadline);
-      case KIND_NOT_SET -> CommandOutcome.rejected("the command has no kind this mite knows (mite "
+      case RUN_JOB, KIND_NOT_SET -> CommandOutcome.rejected("the command has no kind this mite knows (mite "
           + MiteVersion.CURRENT + ")");
     };
   }

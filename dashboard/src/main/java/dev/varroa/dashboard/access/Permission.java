@@ -1,8 +1,9 @@
 package dev.varroa.dashboard.access;
 
 /**
- * What the BFF serves: a verb (list, get, watch; drain, create, update, delete for actions, docs/actions.md) on a
- * resource (clusters, controllers, activity, runs, logs, broodoperations, broodschedules, cellpools, teams).
+ * What the BFF serves: a verb (list, get, watch; drain, create, update, delete, trigger for actions, docs/actions.md)
+ * on a resource (clusters, controllers, activity, runs, logs, broodoperations, broodschedules, cellpools, teams,
+ * pipelines).
  */
 public record Permission(String verb, String resource) {
   public static final String LIST = "list";
@@ -12,6 +13,8 @@ public record Permission(String verb, String resource) {
   public static final String CREATE = "create";
   public static final String UPDATE = "update";
   public static final String DELETE = "delete";
+  /** Start something that runs by itself afterwards: a Team's pipeline (docs/pipelines.md). */
+  public static final String TRIGGER = "trigger";
 
   public static final String CLUSTERS = "clusters";
   public static final String CONTROLLERS = "controllers";
@@ -22,6 +25,8 @@ public record Permission(String verb, String resource) {
   public static final String BROOD_SCHEDULES = "broodschedules";
   public static final String CELL_POOLS = "cellpools";
   public static final String TEAMS = "teams";
+  /** A Team's spec.pipelines, decided on the Team's namespace. */
+  public static final String PIPELINES = "pipelines";
 
   public static Permission of(String verb, String resource) {
     return new Permission(verb, resource);

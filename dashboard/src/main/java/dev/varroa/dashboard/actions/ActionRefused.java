@@ -59,6 +59,11 @@ public final class ActionRefused extends Exception {
     return new ActionRefused(504, "unavailable", "failed", message, Map.of());
   }
 
+  /** Nothing on the bus takes this request: the component that would carry it is not installed. */
+  public static ActionRefused noResponder(String message) {
+    return new ActionRefused(503, "unavailable", "failed", message, Map.of());
+  }
+
   public static ActionRefused browser() {
     return new ActionRefused(403, "read_only_browser", "refused", "the dashboard in the browser only reads: run the"
         + " action with varroactl or an MCP client (bearer token), which the dashboard shows as a command to copy",

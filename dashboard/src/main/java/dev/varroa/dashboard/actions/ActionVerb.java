@@ -22,7 +22,12 @@ public enum ActionVerb {
   /** Delete the BroodOperation (varroactl broodop create --dry-run removes its dry run with it). */
   BROODOP_DELETE("broodop-delete", Permission.of(Permission.DELETE, Permission.BROOD_OPERATIONS)),
   /** A CellPool's spec.replicas through its scale subresource (ActionRequest.replicas). */
-  CELLPOOL_SCALE("cellpool-scale", Permission.of(Permission.UPDATE, Permission.CELL_POOLS));
+  CELLPOOL_SCALE("cellpool-scale", Permission.of(Permission.UPDATE, Permission.CELL_POOLS)),
+  /**
+   * Run one of a Team's pipelines on its cell (ActionRequest.pipeline and parameters); sent to the recorder, which wakes
+   * the cell and hands the run to the Team's cluster's operator (docs/pipelines.md).
+   */
+  PIPELINE_RUN("pipeline-run", Permission.of(Permission.TRIGGER, Permission.PIPELINES));
 
   private final String value;
   private final Permission permission;
@@ -45,14 +50,27 @@ public enum ActionVerb {
     return Permission.BROOD_OPERATIONS.equals(permission.resource());
   }
 
-  /** A verb on one object in a namespace (a BroodOperation, a CellPool): decided on that namespace, not the cluster. */
+  /** How varroactl lists the objects of this verb's kind, for messages that name a wrong one. */
+  public String listCommand() {
+    return switch (this) {
+      case CELLPOOL_SCALE -> "varroactl get cellpools";
+      case PIPELINE_RUN -> "varroactl get teams";
+      default -> brood() ? "varroactl broodop list" : "varroactl get clusters";
+    };
+  }
+
+  /** A verb on one object in a namespace (a BroodOperation, a CellPool, a Team): decided on that namespace, not the cluster. */
   public boolean namespaced() {
     return !Permission.CLUSTERS.equals(permission.resource());
   }
 
   /** The kind of object a namespaced verb acts on, as messages name it. */
   public String kind() {
-    return this == CELLPOOL_SCALE ? "CellPool" : brood() ? "BroodOperation" : "cluster";
+    return switch (this) {
+      case CELLPOOL_SCALE -> "CellPool";
+      case PIPELINE_RUN -> "Team";
+      default -> brood() ? "BroodOperation" : "cluster";
+    };
   }
 
   public static Optional<ActionVerb> of(String value) {

@@ -40,6 +40,8 @@ public final class ClusterActions {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterActions.class);
   /** How long the target's operator has to answer; a drain answers once it is recorded, not once it is done. */
   public static final Duration OPERATOR_ANSWER_WAIT = Duration.ofSeconds(5);
+  /** How long the recorder has to answer a pipeline-run: it asks the cell to wake, then the operator (docs/pipelines.md). */
+  public static final Duration RECORDER_ANSWER_WAIT = Duration.ofSeconds(12);
   /** The activity kind of the audit event. */
   public static final String USER_ACTION = "user.action";
 
@@ -79,6 +81,7 @@ public final class ClusterActions {
     String cluster = action.target().cluster();
     try {
       Grants granted = grants.apply(action.caller());
+      // pipeline-run: trigger pipelines on the Team's namespace, whichever cell (and namespace) hosts it
       granted.require(action.verb().permission(), action.verb().namespaced()
           ? Target.namespaced(cluster, action.target().namespace()) : Target.cluster(cluster));
       if (action.verb() == ActionVerb.BROODOP_CREATE) {
@@ -156,6 +159,10 @@ public final class ClusterActions {
         .setPreview(action.preview())
         .setManifestYaml(action.manifest());
     action.replicas().ifPresent(request::setReplicas);
+    if (action.verb() == ActionVerb.PIPELINE_RUN) {
+      return sendToRecorder(action, request.setPipeline(action.pipeline()).putAllParameters(action.parameters())
+          .build());
+    }
     String subject = BusNames.clusterActions(action.target().cluster());
     try {
       Message reply = nats.get().requestWithTimeout(subject, request.build().toByteArray(), OPERATOR_ANSWER_WAIT)
@@ -168,6 +175,37 @@ public final class ClusterActions {
     } catch (InvalidProtocolBufferException e) {
       throw ActionRefused.unavailable("the operator of cluster " + action.target().cluster()
           + " answered something that is not an ActionResult: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ActionRefused.unavailable("interrupted");
+    }
+  }
+
+  /**
+   * A pipeline-run goes to the recorder, which records it, wakes the cell and asks the operator: without a recorder
+   * (no record store) nothing can carry it, which NATS says at once (no responders).
+   */
+  private ActionResult sendToRecorder(Action action, ActionRequest request) throws ActionRefused {
+    String subject = BusNames.PIPELINE_RUNS_SUBJECT;
+    try {
+      Message reply = nats.get().requestWithTimeout(subject, request.toByteArray(), RECORDER_ANSWER_WAIT)
+          .get(RECORDER_ANSWER_WAIT.toMillis() + 100, TimeUnit.MILLISECONDS);
+      return ActionResult.parseFrom(reply.getData());
+    } catch (java.util.concurrent.CancellationException e) {
+      throw ActionRefused.noResponder("no recorder answers " + subject + ": is recordStore.enabled? A pipeline run"
+          + " is recorded before it is sent; nothing was sent for request " + action.requestId());
+    } catch (TimeoutException | ExecutionException e) {
+      if (e.getCause() instanceof java.util.concurrent.CancellationException
+          || e.getCause() instanceof io.nats.client.JetStreamStatusException) {
+        throw ActionRefused.noResponder("no recorder answers " + subject + ": is recordStore.enabled? A pipeline run"
+            + " is recorded before it is sent; nothing was sent for request " + action.requestId());
+      }
+      throw ActionRefused.unavailable("the recorder did not answer " + subject + " within "
+          + RECORDER_ANSWER_WAIT.toSeconds() + " s; the run may have been sent: ask `varroactl run pipeline ... "
+          + "--request-id " + action.requestId() + "` again (the same id never runs twice)");
+    } catch (InvalidProtocolBufferException e) {
+      throw ActionRefused.unavailable("the recorder answered something that is not an ActionResult: "
+          + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw ActionRefused.unavailable("interrupted");
@@ -189,6 +227,13 @@ public final class ClusterActions {
       out.put("target", Map.of("cluster", action.target().cluster()));
     }
     action.replicas().ifPresent(replicas -> out.put("replicas", replicas));
+    if (action.verb() == ActionVerb.PIPELINE_RUN) {
+      out.put("pipeline", action.pipeline());
+      out.put("cell", result.getCell());
+      out.put("cellNamespace", result.getCellNamespace());
+      out.put("job", result.getJob());
+      out.put("wake", result.getWake());
+    }
     out.put("preview", action.preview());
     out.put("outcome", result.getOutcome());
     out.put("message", result.getMessage());
@@ -208,6 +253,14 @@ public final class ClusterActions {
     }
     out.put("volumes", volumes);
     return out;
+  }
+
+  /** A pipeline-run's pipeline and its parameters' names: values may be anything the user typed, so never audited. */
+  private static Map<String, String> runAttributes(Action action) {
+    if (action.verb() != ActionVerb.PIPELINE_RUN) {
+      return Map.of();
+    }
+    return Map.of("pipeline", action.pipeline(), "parameters", String.join(",", action.parameters().keySet()));
   }
 
   /**
@@ -230,6 +283,7 @@ public final class ClusterActions {
         .putAttributes("targetName", action.target().name())
         .putAttributes("outcome", outcome)
         .putAllAttributes(action.replicas().map(r -> Map.of("replicas", String.valueOf(r))).orElse(Map.of()))
+        .putAllAttributes(runAttributes(action))
         .putAttributes("message", message == null ? "" : message)
         .putAttributes("groups", String.join(",", action.caller().groups()))
         .build();

@@ -35,7 +35,8 @@ public final class ActionApiServlet extends HttpServlet {
     if (!"POST".equals(request.getMethod())) {
       response.setHeader("Allow", "POST");
       JsonResponses.error(response, 405, "method_not_allowed", "/actions takes POST {\"requestId\", \"verb\","
-          + " \"target\"} (and \"manifest\" for broodop-create); docs/actions.md");
+          + " \"target\"} (and \"manifest\" for broodop-create, \"pipeline\" and \"parameters\" for pipeline-run);"
+          + " docs/actions.md");
       return;
     }
     if (request.getHeader("Authorization") == null) {

@@ -96,6 +96,7 @@ public final class ReadApiServlet extends HttpServlet {
         }
         ok(response, reads.runStatistics(caller, query));
       });
+      case "pipeline-runs" -> exactly(path, 2, () -> ok(response, reads.pipelineRuns().status(caller, path.get(1))));
       case "search" -> exactly(path, 1, () -> ok(response, reads.search(caller, query)));
       case "activity" -> {
         if (path.size() == 1) {

@@ -18,7 +18,7 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 
 /**
  * The BFF's MCP endpoint: Streamable HTTP at {@value #PATH} on the BFF's port, read-only tools over the same reads as
- * the HTTP API and the drain action as POST /actions carries it out, every request authenticated by the same bearer ID token and every call run as its caller.
+ * the HTTP API and the drain and pipeline-run actions as POST /actions carries them out, every request authenticated by the same bearer ID token and every call run as its caller.
  */
 public final class McpEndpoint {
 
@@ -52,12 +52,11 @@ public final class McpEndpoint {
       McpServer.sync(transport).jsonMapper(json)
           .serverInfo(SERVER_NAME, version())
           .instructions("Read-only views of the Jenkins controllers Varroa runs: controllers, activity, runs and "
-              + "console log tails, filtered by the caller's VarroaRoleBindings; and one action, drain_cluster "
-              + "(docs/actions.md), authorized and audited like varroactl's.")
+              + "console log tails, filtered by the caller's VarroaRoleBindings; and two actions, drain_cluster "
+              + "(docs/actions.md) and run_pipeline with get_pipeline_run (docs/pipelines.md), authorized and "
+              + "audited like varroactl's.")
           .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-          .tools(java.util.stream.Stream.concat(new ReadTools(reads, logs).all().stream(),
-              new ActionTools(new ClusterActions(reads.bus(), reads.coreCluster(), reads::grants, reads.clock()))
-                  .all().stream()).toList())
+          .tools(tools(reads, logs))
           .build();
       FilterHolder filter = new FilterHolder(new BearerTokenFilter(tokens));
       filter.setName("mcp-bearer-token");
@@ -67,6 +66,16 @@ public final class McpEndpoint {
       servlet.setAsyncSupported(true);
       context.addServlet(servlet, PATH);
     };
+  }
+
+  private static java.util.List<io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification> tools(
+      DashboardReads reads, Optional<McpLogTail> logs) {
+    ClusterActions actions = new ClusterActions(reads.bus(), reads.coreCluster(), reads::grants, reads.clock());
+    java.util.List<io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification> tools =
+        new java.util.ArrayList<>(new ReadTools(reads, logs).all());
+    tools.addAll(new ActionTools(actions).all());
+    tools.addAll(new PipelineTools(actions, reads.pipelineRuns()).all());
+    return tools;
   }
 
   private static String version() {

@@ -89,6 +89,11 @@ public final class DashboardReads {
     return new CellReads(this);
   }
 
+  /** Where requested pipeline runs are, from the recorder (docs/pipelines.md). */
+  public PipelineRunReads pipelineRuns() {
+    return new PipelineRunReads(nats, this::grants);
+  }
+
   /** The NATS connection the reads use, for the actions sent beside them (docs/actions.md). */
   public Supplier<Connection> bus() {
     return nats;

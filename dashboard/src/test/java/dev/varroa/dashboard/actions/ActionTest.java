@@ -50,6 +50,30 @@ class ActionTest {
   }
 
   @Test
+  void aPipelineRunNamesTheTeamAndCarriesThePipelineAndItsParametersInOrder() throws Exception {
+    Action run = Action.parse(body("{\"requestId\": \"" + ID + "\", \"verb\": \"pipeline-run\", \"target\":"
+        + " {\"cluster\": \"eu-1\", \"namespace\": \"tenant-a\", \"name\": \"payments\"}, \"pipeline\":"
+        + " \"deploy\", \"parameters\": {\"VERSION\": \"1.4.2\", \"OPTS\": \"-Dx=1\"}}"), ALICE);
+    assertThat(run.verb().permission()).isEqualTo(Permission.of("trigger", "pipelines"));
+    assertThat(run.verb().kind()).isEqualTo("Team");
+    assertThat(run.target()).isEqualTo(new ActionTarget("eu-1", "tenant-a", "payments"));
+    assertThat(run.pipeline()).isEqualTo("deploy");
+    assertThat(run.parameters()).containsExactly(java.util.Map.entry("VERSION", "1.4.2"),
+        java.util.Map.entry("OPTS", "-Dx=1"));
+  }
+
+  @Test
+  void rejectsAPipelineRunWithoutAPipelineOrWithParametersThatAreNotStrings() {
+    String target = "\"target\": {\"cluster\": \"eu-1\", \"namespace\": \"tenant-a\", \"name\": \"payments\"}";
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"pipeline-run\", " + target + "}", "pipeline",
+        "lists the pipelines of Team tenant-a/payments");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"pipeline-run\", " + target + ", \"pipeline\":"
+        + " \"deploy\", \"parameters\": {\"DRY\": true}}", "parameters.DRY", "must be a string");
+    assertRefused("{\"requestId\": \"" + ID + "\", \"verb\": \"drain\", \"target\": {\"cluster\": \"east\"},"
+        + " \"parameters\": {}}", "parameters", "only for pipeline-run");
+  }
+
+  @Test
   void aBroodVerbNamesTheOperationAndACreateCarriesItsManifest() throws Exception {
     Action pause = Action.parse(body("{\"requestId\": \"" + ID + "\", \"verb\": \"broodop-pause\", \"target\":"
         + " {\"cluster\": \"core\", \"namespace\": \"ci\", \"name\": \"wave.1\"}}"), ALICE);

@@ -61,7 +61,8 @@ class McpToolsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_brood_operations",
-      "list_cells", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
+      "list_cells", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster", "run_pipeline",
+      "get_pipeline_run");
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
@@ -145,10 +146,10 @@ class McpToolsIT {
     for (McpSchema.Tool tool : tools) {
       assertThat(tool.inputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
       assertThat(tool.outputSchema()).as(tool.name()).containsEntry("type", "object").containsKey("properties");
-      // the one action (docs/actions.md) says it changes and deletes things
-      boolean action = tool.name().equals("drain_cluster");
+      // the actions (docs/actions.md) say they change things; only the drain deletes
+      boolean action = tool.name().equals("drain_cluster") || tool.name().equals("run_pipeline");
       assertThat(tool.annotations().readOnlyHint()).as(tool.name()).isEqualTo(!action);
-      assertThat(tool.annotations().destructiveHint()).as(tool.name()).isEqualTo(action);
+      assertThat(tool.annotations().destructiveHint()).as(tool.name()).isEqualTo(tool.name().equals("drain_cluster"));
     }
     McpSchema.Tool list = tools.stream().filter(t -> t.name().equals("list_controllers")).findFirst().orElseThrow();
     assertThat(properties(list.inputSchema())).containsOnlyKeys("cluster", "namespace", "attention");
