@@ -65,7 +65,7 @@ class FullInstallOnRealNodeIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void helmUninstallLeavesNothingButTheCrdsAndTheVolumes() {
     // a user removing Varroa prunes their Controllers first (Argo CD or Flux), then uninstalls the chart
     NodeInstall.deleteExampleControllers(client);
@@ -180,6 +180,48 @@ class FullInstallOnRealNodeIT {
 
   @Test
   @Order(4)
+  void aPipelineRunRequestedFromTheCoreRunsOnACellAndWakesItWhenParked() throws Exception {
+    NodeCells cells = NodeCells.loggedIn(client, TestServices.TEST_LOGIN);
+    Duration cellUp = cells.createPoolAndTeam();
+    System.out.printf("figure: cell_created_to_connected_seconds %.1f s%n", cellUp.toMillis() / 1e3);
+    try {
+      // a running cell: the request is carried to the cell's mite, Jenkins queues it, the run is recorded
+      Instant asked = Instant.now();
+      JsonNode accepted = cells.requestRun(Map.of("GREETING", "hello from the core"));
+      assertThat(accepted.path("outcome").asText()).isEqualTo("accepted");
+      assertThat(accepted.path("cell").asText()).isEqualTo(NodeCells.CELL);
+      assertThat(accepted.path("job").asText()).isEqualTo(NodeCells.TEAM + "/" + NodeCells.PIPELINE);
+      assertThat(accepted.path("wake").asText()).isEqualTo("not-parked");
+      String first = accepted.path("requestId").asText();
+      JsonNode started = cells.awaitRun(first, Duration.ofMinutes(2), "running", "finished");
+      Duration runningCell = Duration.between(asked, Instant.now());
+      JsonNode finished = cells.awaitRun(first, Duration.ofMinutes(2), "finished");
+      assertThat(finished.path("result").asText()).isEqualTo("SUCCESS");
+      assertThat(finished.path("runId").asText()).isEqualTo(started.path("runId").asText()).isNotEmpty();
+      System.out.printf("figure: pipeline_request_to_started_running_cell_seconds %.1f s%n",
+          runningCell.toMillis() / 1e3);
+
+      // a parked cell: the recorder wakes it, the queued command waits for its mite, then the run goes
+      cells.park();
+      asked = Instant.now();
+      JsonNode woke = cells.requestRun(Map.of());
+      assertThat(woke.path("outcome").asText()).isEqualTo("accepted");
+      assertThat(woke.path("wake").asText()).isEqualTo("woken");
+      String second = woke.path("requestId").asText();
+      cells.awaitRun(second, Duration.ofMinutes(5), "running", "finished");
+      Duration parkedCell = Duration.between(asked, Instant.now());
+      assertThat(cells.awaitRun(second, Duration.ofMinutes(2), "finished").path("result").asText())
+          .isEqualTo("SUCCESS");
+      assertThat(cells.phase()).isEqualTo(ControllerStatus.Phase.Connected);
+      System.out.printf("figure: pipeline_request_to_started_parked_cell_seconds %.1f s%n",
+          parkedCell.toMillis() / 1e3);
+    } finally {
+      cells.remove();
+    }
+  }
+
+  @Test
+  @Order(5)
   void aPlannedDeletionDrainsTheRunningBuildAndThePodComesBackOnItsVolume() throws Exception {
     Pod before = sandboxPod();
     String volume = homeVolume();
@@ -204,7 +246,7 @@ class FullInstallOnRealNodeIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void aJenkinsPodKilledMidBuildComesBackOnItsVolumeWithItsAgentAndAbortsTheInterruptedRun() throws Exception {
     Pod before = sandboxPod();
     String volume = homeVolume();
@@ -243,7 +285,7 @@ class FullInstallOnRealNodeIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void theLeaderKilledAnotherOperatorLeadsWithoutRewritingTheController() throws Exception {
     Map<String, String> versions = settledControllerObjectVersions();
     Pod leader = client.pods().inNamespace(NAMESPACE).withLabel(LeaderPodLabel.LABEL, "true").list().getItems().get(0);
@@ -265,7 +307,7 @@ class FullInstallOnRealNodeIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void theGatewayHoldingTheStreamKilledDuringABuildLosesNoEventAndDuplicatesNone() throws Exception {
     Pod jenkins = sandboxPod();
     String holder = streamHolder();
@@ -278,7 +320,7 @@ class FullInstallOnRealNodeIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void helmUpgradeToNewImagesRollsEveryComponentWithoutLosingAnEvent() throws Exception {
     NodeImages next = images.retagged(images.productTag() + "-next");
     Pod jenkins = sandboxPod();
