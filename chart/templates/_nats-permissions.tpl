@@ -103,6 +103,9 @@ publish:
     - "varroa.recorder.job-schedules"
     # RecorderTeamPlacements: a CellPool's team placements, recorded in the core's record store (request/reply).
     - "varroa.recorder.team-placements"
+    # PipelineRunReporter: the Jenkins queue item (or the failure) of a pipeline run this operator queued, to the
+    # core's recorder (request/reply; docs/actions.md).
+    - "varroa.recorder.pipeline-run-queued"
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_clusters.CLUSTER") | nindent 4 }}

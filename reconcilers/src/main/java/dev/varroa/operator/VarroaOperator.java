@@ -7,6 +7,9 @@ import dev.varroa.operator.actions.BroodOperationActions;
 import dev.varroa.operator.actions.CellPoolScaleAction;
 import dev.varroa.operator.actions.ClusterActionResponder;
 import dev.varroa.operator.actions.ClusterDrain;
+import dev.varroa.operator.actions.PipelineRunAction;
+import dev.varroa.operator.actions.PipelineRunReporter;
+import dev.varroa.operator.actions.PipelineRunSettings;
 import dev.varroa.operator.apply.OwnedObjectApplier;
 import dev.varroa.operator.bffresponders.BroodListResponder;
 import dev.varroa.operator.bffresponders.CellPoolListResponder;
@@ -121,6 +124,8 @@ public final class VarroaOperator implements AutoCloseable {
   private final BroodOperationReconciler broodOperations;
   private BroodTargetResponder broodTargets;
   private CellWakeResponder cellWakes;
+  /** How long a pipeline run may wait for its cell (docs/actions.md); set from the environment in main. */
+  private PipelineRunSettings pipelineRunSettings = PipelineRunSettings.defaults();
   private boolean broodReconcilers = true;
   private boolean cellReconcilers = true;
   private final Optional<dev.varroa.operator.cell.CellIsolation> cellIsolation;
@@ -289,8 +294,11 @@ public final class VarroaOperator implements AutoCloseable {
       // the core is never drained: no step needs to read its ledger
       clusterDrain.start();
     }
+    // a pipeline run is queued on the control channel; without one the action is refused, naming why
+    PipelineRunAction pipelineRuns = new PipelineRunAction(client, cluster, channel == null ? null : channel.queue(),
+        new PipelineRunReporter(bus, clock), activity, pipelineRunSettings, clock);
     clusterActions = new ClusterActionResponder(bus.get(), cluster, role, ledger, clusterDrain, activity,
-        new BroodOperationActions(client, cluster), new CellPoolScaleAction(client, cluster));
+        new BroodOperationActions(client, cluster), new CellPoolScaleAction(client, cluster), pipelineRuns);
     clusterActions.start();
     // every cluster runs the targets the core's brood operations hand it; only the core reaches the others
     broodTargets = new BroodTargetResponder(bus.get(), cluster, broodSteps);
@@ -301,6 +309,11 @@ public final class VarroaOperator implements AutoCloseable {
     if (role != ClusterRole.MEMBER) {
       broodOperations.reach(RemoteClusters.over(bus));
     }
+  }
+
+  /** How long a pipeline run's RunJob may wait for its cell; takes effect at {@link #registerCluster}. */
+  public synchronized void pipelineRuns(PipelineRunSettings settings) {
+    this.pipelineRunSettings = settings;
   }
 
   /** The drain of this cluster (docs/actions.md); null before {@link #registerCluster}. */
@@ -447,6 +460,8 @@ public final class VarroaOperator implements AutoCloseable {
     String namespace = env.getOrDefault("POD_NAMESPACE", "varroa-system");
     Optional<InstallationSettings> installation = InstallationSettings.fromEnv(env, namespace);
     OperatorSettings operatorSettings = OperatorSettings.fromEnv(env, namespace, installation);
+    // read before anything starts, so a bad value stops the operator at once with its message
+    PipelineRunSettings pipelineRuns = PipelineRunSettings.fromEnv(env);
     Optional<ChannelSettings> settings;
     if (installation.isPresent()) {
       // Before anything else: the gateway and NATS pods wait for these Secrets.
@@ -477,6 +492,7 @@ public final class VarroaOperator implements AutoCloseable {
     int wakerPort = operator.serveWaker(operatorSettings.controllers().hibernation().wakerPort());
     Runtime.getRuntime().addShutdownHook(new Thread(operator::close, "operator-shutdown"));
     operator.start();
+    operator.pipelineRuns(pipelineRuns);
     if (channel != null) {
       operator.registerCluster(operatorSettings.clusterName(), ClusterRole.of(installation));
     }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers varroa.clusters.&lt;cluster&gt;.actions in the operator replicas' queue group: the actions the BFF
  * authorized for this cluster (docs/actions.md): drain and cancel-drain, the BroodOperation verbs
- * ({@link BroodOperationActions}) and cellpool-scale ({@link CellPoolScaleAction}). A request id already answered gets the first answer back and runs nothing; the core
+ * ({@link BroodOperationActions}), cellpool-scale ({@link CellPoolScaleAction}) and pipeline-run
+ * ({@link PipelineRunAction}). A request id already answered gets the first answer back and runs nothing; the core
  * cluster refuses to be drained.
  */
 public final class ClusterActionResponder implements AutoCloseable {
@@ -40,6 +41,7 @@ public final class ClusterActionResponder implements AutoCloseable {
   private final ActivityPublisher activity;
   private final BroodOperationActions brood;
   private final CellPoolScaleAction cellPools;
+  private final PipelineRunAction pipelineRuns;
   private Dispatcher dispatcher;
 
   public ClusterActionResponder(Connection nats, String cluster, ClusterRole role, ActionLedger ledger,
@@ -50,8 +52,16 @@ public final class ClusterActionResponder implements AutoCloseable {
   /** @param cellPools the cellpool-scale action; null refuses it (a responder built before cells existed) */
   public ClusterActionResponder(Connection nats, String cluster, ClusterRole role, ActionLedger ledger,
       ClusterDrain drain, ActivityPublisher activity, BroodOperationActions brood, CellPoolScaleAction cellPools) {
+    this(nats, cluster, role, ledger, drain, activity, brood, cellPools, null);
+  }
+
+  /** @param pipelineRuns the pipeline-run action; null refuses it (a responder built before pipelines ran) */
+  public ClusterActionResponder(Connection nats, String cluster, ClusterRole role, ActionLedger ledger,
+      ClusterDrain drain, ActivityPublisher activity, BroodOperationActions brood, CellPoolScaleAction cellPools,
+      PipelineRunAction pipelineRuns) {
     this.brood = brood;
     this.cellPools = cellPools;
+    this.pipelineRuns = pipelineRuns;
     this.nats = nats;
     this.cluster = cluster;
     this.role = role;
@@ -94,6 +104,9 @@ public final class ClusterActionResponder implements AutoCloseable {
     }
     if (CellPoolScaleAction.VERB.equals(request.getVerb())) {
       return cellPoolAction(request);
+    }
+    if (PipelineRunAction.VERB.equals(request.getVerb())) {
+      return pipelineRunAction(request);
     }
     if (role == ClusterRole.CORE) {
       return result(request, REFUSED, "cluster " + cluster + " is the core cluster: it runs the BFF, the recorder"
@@ -162,6 +175,29 @@ public final class ClusterActionResponder implements AutoCloseable {
     return result;
   }
 
+  /** pipeline-run: no preview; remembered under its request id, so a resent request queues nothing again. */
+  private ActionResult pipelineRunAction(ActionRequest request) {
+    String problem = pipelineRuns == null ? "the operator of cluster " + cluster + " does not run pipelines"
+        : pipelineRuns.problem(request);
+    if (problem != null) {
+      return result(request, REFUSED, problem).build();
+    }
+    if (request.getPreview()) {
+      return result(request, REFUSED, PipelineRunAction.VERB + " has no preview; varroactl get teams shows a Team's"
+          + " pipelines and its cell").build();
+    }
+    var before = ledger.answered(request.getRequestId());
+    if (before.isPresent()) {
+      return before.get().toBuilder().setReplayed(true).build();
+    }
+    ActionResult result = pipelineRuns.act(request).build();
+    ledger.remember(result);
+    LOG.info("event=cluster_action cluster={} verb={} request_id={} user={} namespace={} name={} pipeline={}"
+        + " outcome={}", cluster, request.getVerb(), request.getRequestId(), request.getUser(), request.getNamespace(),
+        request.getName(), request.getPipeline(), result.getOutcome());
+    return result;
+  }
+
   private ActionResult startDrain(ActionRequest request) {
     int left = drain.controllers().size();
     if (ledger.drain().state() == DrainState.DRAINING) {
@@ -200,9 +236,9 @@ public final class ClusterActionResponder implements AutoCloseable {
     }
     if (!DRAIN.equals(request.getVerb()) && !CANCEL_DRAIN.equals(request.getVerb())
         && !BroodOperationActions.VERBS.contains(request.getVerb())
-        && !CellPoolScaleAction.VERB.equals(request.getVerb())) {
+        && !CellPoolScaleAction.VERB.equals(request.getVerb()) && !PipelineRunAction.VERB.equals(request.getVerb())) {
       return "verb '" + request.getVerb() + "' is not an action of cluster " + cluster + "; use drain or"
-          + " cancel-drain, " + CellPoolScaleAction.VERB + ", or a BroodOperation verb: "
+          + " cancel-drain, " + CellPoolScaleAction.VERB + ", " + PipelineRunAction.VERB + ", or a BroodOperation verb: "
           + String.join(", ", new java.util.TreeSet<>(BroodOperationActions.VERBS));
     }
     if (!cluster.equals(request.getCluster())) {

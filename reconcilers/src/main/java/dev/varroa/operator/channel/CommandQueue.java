@@ -31,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The producer of varroa_commands: the one-shot commands that must outlive a dropped stream or a restarted gateway
- * (quiet-down, a Jenkins token grant) are queued on varroa.commands.&lt;cluster&gt;.&lt;ns&gt;.&lt;name&gt; with
+ * The producer of varroa_commands: the commands that must outlive a dropped stream, a restarted gateway or a parked
+ * controller (quiet-down, a Jenkins token grant, a pipeline run's RunJob) are queued on varroa.commands.&lt;cluster&gt;.&lt;ns&gt;.&lt;name&gt; with
  * Nats-Msg-Id = the command id, and the gateway in the mite's route is told on its .queued subject (every live
  * gateway when no route is known). Results come back on varroa.results.&lt;cluster&gt;.&gt;: they complete the
  * caller's future, are kept per controller ({@link #lastFinished}) and published as activity
@@ -82,18 +82,22 @@ public final class CommandQueue implements AutoCloseable {
   }
 
   /**
-   * Queues a one-shot command (never desired state: it carries credentials) and notifies the gateway.
+   * Queues a one-shot command or a RunJob and notifies the gateway. Only those two: neither carries a credential (a
+   * RunJob names a job and its parameters, which are never secrets; the mite calls Jenkins with its own token),
+   * while desired state and a replayed delivery do and never touch JetStream.
    *
    * @return the result the gateway publishes, or DEADLINE_EXCEEDED when none arrived by the command's deadline
    */
   public CompletableFuture<CommandResult> queue(ControllerIdentity controller, Command command) {
-    if (!command.hasOneShot()) {
-      throw new IllegalArgumentException("command " + command.getCommandId() + " for " + controller.routeKey()
-          + " is a " + command.getKindCase() + ": only one-shot commands may be queued (desired state carries "
-          + "credentials; send it with ControlChannel.send)");
-    }
+    String what = switch (command.getKindCase()) {
+      case ONE_SHOT -> "one_shot " + command.getOneShot().getAction();
+      case RUN_JOB -> "run_job " + command.getRunJob().getJob();
+      default -> throw new IllegalArgumentException("command " + command.getCommandId() + " for "
+          + controller.routeKey() + " is a " + command.getKindCase() + ": only one-shot and run_job commands may be"
+          + " queued (desired state carries credentials; send it with ControlChannel.send)");
+    };
     return publish(controller, QueuedCommand.newBuilder().setController(controller.toRef()).setCommand(command)
-        .setQueuedAtEpochMillis(clock.millis()).build(), "one_shot " + command.getOneShot().getAction());
+        .setQueuedAtEpochMillis(clock.millis()).build(), what);
   }
 
   /**

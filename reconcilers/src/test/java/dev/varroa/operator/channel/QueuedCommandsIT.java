@@ -24,6 +24,8 @@ import dev.varroa.protocol.mite.v1.DesiredState;
 import dev.varroa.protocol.mite.v1.File;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
 import dev.varroa.protocol.mite.v1.OneShot;
+import dev.varroa.protocol.mite.v1.Parameter;
+import dev.varroa.protocol.mite.v1.RunJob;
 import dev.varroa.protocol.seal.SealedCommands;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import io.nats.client.Connection;
@@ -37,6 +39,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -135,6 +138,34 @@ class QueuedCommandsIT {
           .satisfies(last -> assertThat(last.what()).isEqualTo("one_shot QUIET_DOWN"))
           .satisfies(last -> assertThat(last.succeeded()).isTrue());
       assertThat(lookedAgain).as("the reconciler told of the result").contains(mite.identity().routeKey());
+    }
+  }
+
+  @Test
+  void aRunJobQueuedBeforeItsMiteConnectsReachesItAndJenkinsQueueIdComesBack() throws Exception {
+    TestMite mite = enroll(gatewayB);
+    Command run = Command.newBuilder().setCommandId("pipeline-run-" + UUID.randomUUID())
+        .setDeadlineEpochMillis(Instant.now().plusSeconds(60).toEpochMilli())
+        .setRunJob(RunJob.newBuilder().setJob("tenant-a_alpha/build")
+            .addParameters(Parameter.newBuilder().setName("TARGET").setValue("staging")))
+        .build();
+
+    // queued while no stream is up, as for a parked cell
+    var result = channel.queue().queue(mite.identity(), run);
+    try (MiteStream stream = mite.connect(gatewayB, ca)) {
+      stream.answerCommandsWith(command -> CompletableFuture.completedFuture(MiteStream.result(command,
+          CommandResult.Outcome.SUCCEEDED).toBuilder().setQueueId(4711).build()));
+      stream.hello();
+
+      CommandResult finished = result.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertThat(finished.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+      assertThat(finished.getQueueId()).isEqualTo(4711);
+      assertThat(stream.commands()).singleElement().satisfies(command -> {
+        assertThat(command.getCommandId()).isEqualTo(run.getCommandId());
+        assertThat(command.getRunJob()).isEqualTo(run.getRunJob());
+      });
+      assertThat(channel.queue().lastFinished(mite.identity())).get()
+          .satisfies(last -> assertThat(last.what()).isEqualTo("run_job tenant-a_alpha/build"));
     }
   }
 
