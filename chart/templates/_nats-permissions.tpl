@@ -103,6 +103,8 @@ publish:
     - "varroa.recorder.job-schedules"
     # RecorderTeamPlacements: a CellPool's team placements, recorded in the core's record store (request/reply).
     - "varroa.recorder.team-placements"
+    # PipelineRunQueued: where Jenkins queued a pipeline run requested from the core, to the recorder (request/reply).
+    - "varroa.recorder.pipeline-run-queued"
     # ClusterBeacon: this cluster's entry in the registry (BusTopology.ensureClusters, then a put).
     {{- include "varroa.natsKvApi" "varroa_clusters" | nindent 4 }}
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "$KV.varroa_clusters.CLUSTER") | nindent 4 }}
@@ -220,6 +222,8 @@ publish:
     - "$JS.ACK.varroa_activity.varroa-recorder-activity.>"
     # CellWakes: the recorder sends a cell wake to the operator of the cluster hosting the team (seed 002).
     - "varroa.clusters.*.cell-wake"
+    # PipelineRunsResponder forwards a pipeline run to the operator of the Team's cluster (docs/pipelines.md).
+    - "varroa.clusters.*.actions"
 subscribe:
   allow:
     # The ledger answers build claims in the recorder's queue group.
@@ -228,6 +232,11 @@ subscribe:
     - "varroa.recorder.job-schedules varroa-recorder"
     # TeamPlacementsResponder records every cluster's CellPool placements.
     - "varroa.recorder.team-placements varroa-recorder"
+    # PipelineRunsResponder takes pipeline run requests and status questions from the BFF and every operator's
+    # reports of where Jenkins queued a run.
+    - "varroa.recorder.pipeline-runs varroa-recorder"
+    - "varroa.recorder.pipeline-run-queued varroa-recorder"
+    - "varroa.recorder.pipeline-run-status varroa-recorder"
     - "_INBOX.>"
 allow_responses: true
 {{- end -}}
@@ -260,6 +269,9 @@ publish:
     # the core's installation-wide activity subject (docs/actions.md).
     - "varroa.clusters.*.actions"
     - {{ printf "activity.%s._global" .Values.cluster.name | quote }}
+    # A pipeline run goes through the recorder (it records it and wakes the Team's cell), which also says where it is.
+    - "varroa.recorder.pipeline-runs"
+    - "varroa.recorder.pipeline-run-status"
     # The manifest check (POST /manifests/check) runs in the target cluster's operator.
     - "varroa.clusters.*.manifest-check"
     # Each cluster's operator answers with its BroodOperations and BroodSchedules.
