@@ -223,6 +223,8 @@ publish:
     - "$JS.ACK.varroa_activity.varroa-recorder-activity.>"
     # CellWakes: the recorder sends a cell wake to the operator of the cluster hosting the team (seed 002).
     - "varroa.clusters.*.cell-wake"
+    # PipelineRunsResponder forwards a pipeline run to the operator of the Team's cluster (docs/pipelines.md).
+    - "varroa.clusters.*.actions"
 subscribe:
   allow:
     # The ledger answers build claims in the recorder's queue group.
@@ -231,6 +233,11 @@ subscribe:
     - "varroa.recorder.job-schedules varroa-recorder"
     # TeamPlacementsResponder records every cluster's CellPool placements.
     - "varroa.recorder.team-placements varroa-recorder"
+    # PipelineRunsResponder takes pipeline run requests and status questions from the BFF and every operator's
+    # reports of where Jenkins queued a run.
+    - "varroa.recorder.pipeline-runs varroa-recorder"
+    - "varroa.recorder.pipeline-run-queued varroa-recorder"
+    - "varroa.recorder.pipeline-run-status varroa-recorder"
     - "_INBOX.>"
 allow_responses: true
 {{- end -}}
@@ -263,6 +270,9 @@ publish:
     # the core's installation-wide activity subject (docs/actions.md).
     - "varroa.clusters.*.actions"
     - {{ printf "activity.%s._global" .Values.cluster.name | quote }}
+    # A pipeline run goes through the recorder (it records it and wakes the Team's cell), which also says where it is.
+    - "varroa.recorder.pipeline-runs"
+    - "varroa.recorder.pipeline-run-status"
     # The manifest check (POST /manifests/check) runs in the target cluster's operator.
     - "varroa.clusters.*.manifest-check"
     # Each cluster's operator answers with its BroodOperations and BroodSchedules.

@@ -116,7 +116,8 @@ public final class BusNames {
 
   /**
    * Request subject a cluster's operator answers actions on (ActionRequest, reply ActionResult, queue group
-   * {@link #OPERATOR_QUEUE_GROUP}); only the BFF publishes here, only that cluster's operator subscribes.
+   * {@link #OPERATOR_QUEUE_GROUP}); only the BFF and (for pipeline-run) the core's recorder publish here, only
+   * that cluster's operator subscribes.
    */
   public static String clusterActions(String cluster) {
     return "varroa.clusters." + token(cluster) + ".actions";

@@ -14,6 +14,7 @@ import dev.varroa.recorder.store.ActivityWriter;
 import dev.varroa.recorder.store.BuildEventWriter;
 import dev.varroa.recorder.store.ClaimLedger;
 import dev.varroa.recorder.store.JobScheduleReader;
+import dev.varroa.recorder.store.PipelineRequests;
 import dev.varroa.recorder.store.RecordStore;
 import dev.varroa.recorder.store.TeamPlacementWriter;
 import io.nats.client.Connection;
@@ -58,6 +59,7 @@ public final class Recorder implements AutoCloseable {
   private final LedgerResponder ledger;
   private final JobSchedulesResponder schedules;
   private final TeamPlacementsResponder placements;
+  private final PipelineRunsResponder pipelineRuns;
   private final CellWakes cellWakes;
   private final ScheduledExecutorService checks;
   private final Optional<LogStore> logs;
@@ -65,10 +67,12 @@ public final class Recorder implements AutoCloseable {
 
   private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
       ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, JobSchedulesResponder schedules,
-      TeamPlacementsResponder placements, ScheduledExecutorService checks, Optional<LogStore> logs) {
+      TeamPlacementsResponder placements, PipelineRunsResponder pipelineRuns, CellWakes cellWakes,
+      ScheduledExecutorService checks, Optional<LogStore> logs) {
     this.schedules = schedules;
     this.placements = placements;
-    this.cellWakes = new CellWakes(bus::connection, CellWakes.ANSWER_WAIT);
+    this.pipelineRuns = pipelineRuns;
+    this.cellWakes = cellWakes;
     this.logs = logs;
     this.health = health;
     this.store = store;
@@ -141,12 +145,16 @@ public final class Recorder implements AutoCloseable {
       LedgerResponder ledger = new LedgerResponder(new ClaimLedger(store.dataSource(), settings.clusterName()));
       JobSchedulesResponder schedules = new JobSchedulesResponder(new JobScheduleReader(store.dataSource()));
       TeamPlacementsResponder placements = new TeamPlacementsResponder(new TeamPlacementWriter(store.dataSource()));
+      CellWakes cellWakes = new CellWakes(bus::connection, CellWakes.ANSWER_WAIT);
+      PipelineRunsResponder pipelineRuns = new PipelineRunsResponder(new PipelineRequests(store.dataSource()),
+          cellWakes, PipelineRunsResponder.OPERATOR_ANSWER_WAIT);
       bus.addListener(new BusListener() {
         @Override
         public void connected(Connection connection) {
           ledger.subscribe(connection);
           schedules.subscribe(connection);
           placements.subscribe(connection);
+          pipelineRuns.subscribe(connection);
         }
       });
       ActivityConsumer activity = new ActivityConsumer(bus, new ActivityWriter(store.dataSource(),
@@ -180,8 +188,8 @@ public final class Recorder implements AutoCloseable {
       }, 0, READER_GRANT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
-      return new Recorder(health, store, bus, consumer, activity, retention, ledger, schedules, placements, checks,
-          logs);
+      return new Recorder(health, store, bus, consumer, activity, retention, ledger, schedules, placements,
+          pipelineRuns, cellWakes, checks, logs);
     } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
       if (bus != null) {
         bus.close();
@@ -246,6 +254,7 @@ public final class Recorder implements AutoCloseable {
     ledger.close();
     schedules.close();
     placements.close();
+    pipelineRuns.close();
     bus.close();
     store.close();
     health.close();

@@ -289,6 +289,30 @@ class MemberNatsPermissionsIT {
     }
   }
 
+  /**
+   * Pipeline runs: a member's operator reports where Jenkins queued a run to the core's recorder; it neither requests
+   * a run nor takes the recorder's subjects, and its gateway reports nothing.
+   */
+  @Test
+  void aMembersOperatorReportsAQueuedPipelineRunAndNothingElseOfTheRecorders() throws Exception {
+    try (Connection operator = memberOperator(operatorErrors);
+        Connection gateway = memberGateway(gatewayErrors)) {
+      operator.publish(BusNames.PIPELINE_RUN_QUEUED_SUBJECT, new byte[0]);
+      operator.flush(DEADLINE);
+      assertThat(operatorErrors).as("the queued report").isEmpty();
+
+      operator.publish(BusNames.PIPELINE_RUNS_SUBJECT, new byte[0]);
+      operator.publish(BusNames.PIPELINE_RUN_STATUS_SUBJECT, new byte[0]);
+      operator.subscribe(BusNames.PIPELINE_RUN_QUEUED_SUBJECT, BusNames.RECORDER_QUEUE_GROUP);
+      gateway.publish(BusNames.PIPELINE_RUN_QUEUED_SUBJECT, new byte[0]);
+
+      awaitViolation(operatorErrors, "Publish to \"" + BusNames.PIPELINE_RUNS_SUBJECT + "\"");
+      awaitViolation(operatorErrors, "Publish to \"" + BusNames.PIPELINE_RUN_STATUS_SUBJECT + "\"");
+      awaitViolation(operatorErrors, "Subscription to \"" + BusNames.PIPELINE_RUN_QUEUED_SUBJECT + "\"");
+      awaitViolation(gatewayErrors, "Publish to \"" + BusNames.PIPELINE_RUN_QUEUED_SUBJECT + "\"");
+    }
+  }
+
   @Test
   void aMembersGatewayIsRefusedAnotherClustersActivityResultsTokenRequestsCommandsAndReplies() throws Exception {
     try (Connection gateway = memberGateway(gatewayErrors)) {

@@ -17,6 +17,12 @@ import dev.varroa.operator.hibernation.InactivityPolicy;
 import dev.varroa.operator.hibernation.RecorderJobSchedules;
 import dev.varroa.operator.cell.RecorderTeamPlacements;
 import dev.varroa.protocol.bus.v1.CellWakeResult;
+import dev.varroa.protocol.bus.v1.ActionRequest;
+import dev.varroa.protocol.bus.v1.ActionResult;
+import dev.varroa.protocol.bus.v1.PipelineRunQueued;
+import dev.varroa.protocol.bus.v1.PipelineRunStatus;
+import dev.varroa.protocol.bus.v1.PipelineRunStatusRequest;
+import io.nats.client.Dispatcher;
 import dev.varroa.recorder.CellWakes;
 import dev.varroa.protocol.builds.v1.JobSchedule;
 import dev.varroa.protocol.builds.v1.JobScheduleInventory;
@@ -82,6 +88,7 @@ class RecorderNatsPermissionsIT {
   private static final String OPERATOR_PASSWORD = "operator-" + UUID.randomUUID();
   private static final String GATEWAY_PASSWORD = "gateway-" + UUID.randomUUID();
   private static final String RECORDER_PASSWORD = "recorder-" + UUID.randomUUID();
+  private static final String DASHBOARD_PASSWORD = "dashboard-" + UUID.randomUUID();
 
   @TempDir
   Path dir;
@@ -95,7 +102,7 @@ class RecorderNatsPermissionsIT {
       config = ChartNatsConfig.forLoopback(chart.template(HelmChart.Render.in(ChartRbac.NAMESPACE)
           .set("recordStore.enabled", "true").withApiVersion("postgresql.cnpg.io/v1/Cluster")), Map.of("SERVER_NAME", "chart-recorder-it",
           "OPERATOR_PASSWORD", OPERATOR_PASSWORD, "GATEWAY_PASSWORD", GATEWAY_PASSWORD,
-          "RECORDER_PASSWORD", RECORDER_PASSWORD));
+          "RECORDER_PASSWORD", RECORDER_PASSWORD, "DASHBOARD_PASSWORD", DASHBOARD_PASSWORD));
     }
     assertThat(config).contains("user: recorder");
     nats = NatsServerProcess.startWithConfig(ChartNatsConfig.withoutTls(config));
@@ -264,6 +271,70 @@ class RecorderNatsPermissionsIT {
       }
     }
     assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
+  }
+
+  /**
+   * Pipeline runs (docs/pipelines.md): the dashboard user sends a run to the real recorder (the chart's recorder user),
+   * which wakes the cell and forwards the run to the operator user on its cluster's actions subject; the operator
+   * reports it queued and the dashboard reads its status, with nothing refused. Only the operator reports a run
+   * queued, and only the dashboard requests one.
+   */
+  @Test
+  void theDashboardRequestsAPipelineRunThatTheRecorderForwardsToTheOperator() throws Exception {
+    PostgresServer postgres = POSTGRES.server();
+    Path password = Files.writeString(dir.resolve("recorder-password"), RECORDER_PASSWORD);
+    String requestId = UUID.randomUUID().toString();
+    try (Connection operator = connect("operator", OPERATOR_PASSWORD);
+        Connection dashboard = connect("dashboard", DASHBOARD_PASSWORD)) {
+      BusTopology.ensure(operator);
+      try (Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(),
+          postgres.password(), nats.value().url()).withHealthPort(0).withNatsCredentials("recorder", password, null))) {
+        Dispatcher answers = operator.createDispatcher();
+        answers.subscribe(BusNames.clusterCellWake("core"), BusNames.OPERATOR_QUEUE_GROUP, request ->
+            operator.publish(request.getReplyTo(), CellWakeResult.newBuilder().setCell("shared-0")
+                .setOutcome("not-parked").build().toByteArray()));
+        answers.subscribe(BusNames.clusterActions("core"), BusNames.OPERATOR_QUEUE_GROUP, request ->
+            operator.publish(request.getReplyTo(), ActionResult.newBuilder().setRequestId(requestId)
+                .setOutcome("accepted").setCellNamespace("cells").setCell("shared-0").setJob("tenants_alpha/build")
+                .build().toByteArray()));
+        operator.flush(DEADLINE);
+
+        Message accepted = dashboard.request(BusNames.PIPELINE_RUNS_SUBJECT, ActionRequest.newBuilder()
+            .setRequestId(requestId).setVerb("pipeline-run").setCluster("core").setNamespace("tenants")
+            .setName("alpha").setPipeline("build").setUser("alice").build().toByteArray(), DEADLINE);
+        assertThat(accepted).as("the recorder's answer").isNotNull();
+        ActionResult result = ActionResult.parseFrom(accepted.getData());
+        assertThat(result.getOutcome()).as(result.getMessage()).isEqualTo("accepted");
+        assertThat(result.getWake()).isEqualTo("not-parked");
+
+        Message queued = operator.request(BusNames.PIPELINE_RUN_QUEUED_SUBJECT, PipelineRunQueued.newBuilder()
+            .setRequestId(requestId).setCluster("core").setCellNamespace("cells").setCell("shared-0")
+            .setJob("tenants_alpha/build").setQueueId(9).setOutcome("queued").build().toByteArray(), DEADLINE);
+        assertThat(PipelineRunStatus.parseFrom(queued.getData()).getState()).isEqualTo("queued");
+        Message status = dashboard.request(BusNames.PIPELINE_RUN_STATUS_SUBJECT, PipelineRunStatusRequest
+            .newBuilder().setRequestId(requestId).build().toByteArray(), DEADLINE);
+        assertThat(PipelineRunStatus.parseFrom(status.getData()).getQueueId()).isEqualTo(9);
+        assertThat(errors).as("permission errors of the operator and dashboard users").isEmpty();
+      }
+    }
+    assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
+
+    try (Connection dashboard = connect("dashboard", DASHBOARD_PASSWORD);
+        Connection gateway = connect("gateway", GATEWAY_PASSWORD);
+        Connection operator = connect("operator", OPERATOR_PASSWORD)) {
+      dashboard.publish(BusNames.PIPELINE_RUN_QUEUED_SUBJECT, new byte[0]);
+      gateway.publish(BusNames.PIPELINE_RUNS_SUBJECT, new byte[0]);
+      operator.publish(BusNames.PIPELINE_RUNS_SUBJECT, new byte[0]);
+      operator.subscribe(BusNames.PIPELINE_RUN_STATUS_SUBJECT);
+      for (String refused : List.of("Publish to \"" + BusNames.PIPELINE_RUN_QUEUED_SUBJECT + "\"",
+          "Publish to \"" + BusNames.PIPELINE_RUNS_SUBJECT + "\"",
+          "Subscription to \"" + BusNames.PIPELINE_RUN_STATUS_SUBJECT + "\"")) {
+        await("NATS refuses " + refused).atMost(DEADLINE).until(() -> errors.stream()
+            .anyMatch(e -> e.contains("Permissions Violation for " + refused)));
+      }
+      await("NATS refuses both the gateway's and the operator's run request").atMost(DEADLINE).until(() -> errors
+          .stream().filter(e -> e.contains("Publish to \"" + BusNames.PIPELINE_RUNS_SUBJECT + "\"")).count() == 2);
+    }
   }
 
   private static long runRows(PostgresServer postgres, ControllerIdentity controller) throws Exception {

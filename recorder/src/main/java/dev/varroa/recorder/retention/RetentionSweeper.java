@@ -82,6 +82,13 @@ public final class RetentionSweeper implements AutoCloseable {
       DELETE FROM claims c USING doomed d
       WHERE c.controller_uid = d.controller_uid AND c.run_id = d.run_id""";
 
+  // A requested pipeline run lives as long as the runs do: its status reads its run.
+  private static final String PIPELINE_REQUESTS = """
+      WITH doomed AS (
+          SELECT request_id FROM pipeline_requests WHERE requested_at < ?
+          LIMIT ? FOR UPDATE SKIP LOCKED)
+      DELETE FROM pipeline_requests p USING doomed d WHERE p.request_id = d.request_id""";
+
   private static final String ACTIVITY = """
       WITH doomed AS (
           SELECT id FROM activity WHERE occurred_at < ?
@@ -89,8 +96,8 @@ public final class RetentionSweeper implements AutoCloseable {
       DELETE FROM activity a USING doomed d WHERE a.id = d.id""";
 
   /** What one sweep deleted; logs is -1 when no log store is configured or logs are kept forever. */
-  public record Swept(long runs, long runEvents, long stages, long testSummaries, long claims, long activity,
-      long logs) {
+  public record Swept(long runs, long runEvents, long stages, long testSummaries, long claims,
+      long pipelineRequests, long activity, long logs) {
   }
 
   private final DataSource dataSource;
@@ -145,12 +152,14 @@ public final class RetentionSweeper implements AutoCloseable {
     long stages = 0;
     long tests = 0;
     long claims = 0;
+    long pipelineRequests = 0;
     long activity = 0;
     long logsDeleted = -1;
     try {
       if (!rules.runs().isZero()) {
         runs = deleteRuns(now.minus(rules.runs()));
         claims = deleteInBatches(CLAIMS, now.minus(rules.runs()));
+        pipelineRequests = deleteInBatches(PIPELINE_REQUESTS, now.minus(rules.runs()));
       }
       if (!rules.stages().isZero()) {
         stages = deleteInBatches(STAGES, now.minus(rules.stages()));
@@ -172,10 +181,10 @@ public final class RetentionSweeper implements AutoCloseable {
             String.valueOf(e.getMessage()).replace('"', '\''));
       }
     }
-    Swept swept = new Swept(runs[0], runs[1], stages, tests, claims, activity, logsDeleted);
-    LOG.info("event=retention_swept runs={} runEvents={} stages={} testSummaries={} claims={} activity={} logs={} "
-            + "tookMs={}", swept.runs(), swept.runEvents(), swept.stages(), swept.testSummaries(), swept.claims(),
-        swept.activity(), logsDeleted < 0 ? "-" : Long.toString(logsDeleted),
+    Swept swept = new Swept(runs[0], runs[1], stages, tests, claims, pipelineRequests, activity, logsDeleted);
+    LOG.info("event=retention_swept runs={} runEvents={} stages={} testSummaries={} claims={} pipelineRequests={}"
+            + " activity={} logs={} tookMs={}", swept.runs(), swept.runEvents(), swept.stages(), swept.testSummaries(),
+        swept.claims(), swept.pipelineRequests(), swept.activity(), logsDeleted < 0 ? "-" : Long.toString(logsDeleted),
         Duration.ofNanos(System.nanoTime() - started).toMillis());
     return swept;
   }

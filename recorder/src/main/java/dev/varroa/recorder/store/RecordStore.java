@@ -39,10 +39,10 @@ public final class RecordStore implements AutoCloseable {
   public static final String READER_ROLE = "varroa_dashboard";
   /**
    * Everything the BFF reads: runs and their stages and tests, activity, the postgres tier's console logs, job
-   * schedules and team placements.
+   * schedules, team placements and requested pipeline runs.
    */
   static final String READER_TABLES = "runs, stages, test_summaries, activity, run_logs, log_chunks, job_schedules,"
-      + " team_placements";
+      + " team_placements, pipeline_requests";
 
   public static RecordStore open(RecorderSettings settings) {
     HikariConfig config = new HikariConfig();

@@ -142,6 +142,13 @@ class RetentionSweeperIT {
         VALUES (?, 'core', 'controller.created', ?, ?)""", UUID.randomUUID(), summary, occurredAt);
   }
 
+  private static void pipelineRequest(RecordStore store, String pipeline, OffsetDateTime requestedAt)
+      throws SQLException {
+    execute(store, """
+        INSERT INTO pipeline_requests (request_id, cluster, namespace, team, pipeline, state, requested_at)
+        VALUES (?, 'core', 'tenants', 'alpha', ?, 'requested', ?)""", UUID.randomUUID(), pipeline, requestedAt);
+  }
+
   @Test
   void deletesWhatIsOlderThanEachAgeAndKeepsTheRestAndTheLedgerCounter() throws Exception {
     try (RecordStore store = store("retention_ages")) {
@@ -156,6 +163,8 @@ class RetentionSweeperIT {
           daysAgo(200));
       activity(store, "old", daysAgo(91));
       activity(store, "recent", daysAgo(89));
+      pipelineRequest(store, "old", daysAgo(200));
+      pipelineRequest(store, "recent", daysAgo(10));
       CutoffRecordingLogStore logs = new CutoffRecordingLogStore();
 
       RetentionSweeper.Swept swept = new RetentionSweeper(store.dataSource(), RetentionRules.defaults(),
@@ -174,7 +183,8 @@ class RetentionSweeperIT {
           .containsExactly("team/app/main:3");
       assertThat(strings(store, "SELECT summary FROM activity")).containsExactly("recent");
       assertThat(logs.cutoffs).containsExactly(NOW.minus(Duration.ofDays(30)));
-      assertThat(swept).isEqualTo(new RetentionSweeper.Swept(2, 4, 0, 0, 1, 1, 3));
+      assertThat(strings(store, "SELECT pipeline FROM pipeline_requests")).containsExactly("recent");
+      assertThat(swept).isEqualTo(new RetentionSweeper.Swept(2, 4, 0, 0, 1, 1, 1, 3));
     }
   }
 
@@ -195,7 +205,7 @@ class RetentionSweeperIT {
       assertThat(strings(store, "SELECT run_id FROM test_summaries")).containsExactly("five-days");
       assertThat(strings(store, "SELECT summary FROM activity")).containsExactly("ancient");
       assertThat(logs.cutoffs).isEmpty();
-      assertThat(swept).isEqualTo(new RetentionSweeper.Swept(0, 0, 1, 1, 0, 0, -1));
+      assertThat(swept).isEqualTo(new RetentionSweeper.Swept(0, 0, 1, 1, 0, 0, 0, -1));
     }
   }
 

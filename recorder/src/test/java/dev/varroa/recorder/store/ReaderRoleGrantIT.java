@@ -32,7 +32,7 @@ class ReaderRoleGrantIT {
 
   private static final String READER_PASSWORD = "reader-secret-1";
   private static final List<String> READ_TABLES = List.of("runs", "stages", "test_summaries", "activity", "run_logs",
-      "log_chunks", "job_schedules", "team_placements");
+      "log_chunks", "job_schedules", "team_placements", "pipeline_requests");
 
   private static RecorderSettings settings(String url) {
     PostgresServer postgres = POSTGRES.server();
