@@ -33,6 +33,7 @@ final class JobRuns {
   static final String BUILD = "build";
   static final String BUILD_WITH_PARAMETERS = "buildWithParameters";
 
+  private static final String NOT_ASKED = "not asked yet";
   private static final Logger LOG = LoggerFactory.getLogger(JobRuns.class);
   // Queue.Item#getUrl ("queue/item/<id>/") behind Jenkins' root URL, which may carry a context path
   private static final Pattern QUEUE_ITEM = Pattern.compile("/queue/item/(\\d+)/?$");
@@ -60,7 +61,7 @@ final class JobRuns {
     String action = fields.isEmpty() ? BUILD : BUILD_WITH_PARAMETERS;
     Backoff backoff = new Backoff(RETRY_INITIAL, RETRY_CAP, () -> java.util.concurrent.ThreadLocalRandom.current()
         .nextDouble());
-    String unanswered = "it was not asked yet";
+    String unanswered = NOT_ASKED;
     while (true) {
       Duration left = Duration.between(clock.instant(), deadline);
       if (left.isNegative() || left.isZero()) {
@@ -68,6 +69,8 @@ final class JobRuns {
             + " before the command deadline " + deadline + " (last try: " + unanswered + ")");
       }
       JenkinsAnswer answer;
+      // read before asking: a token that arrives while the request is out must not make its 403 look final
+      boolean tokenHeld = jenkins.holdsToken();
       try {
         answer = fields.isEmpty() ? jenkins.post(jobPath(job) + action, left)
             : jenkins.postForm(jobPath(job) + action, fields, left);
@@ -76,8 +79,9 @@ final class JobRuns {
         pause(backoff, deadline);
         continue;
       } catch (HttpTimeoutException e) {
-        return CommandOutcome.deadlineExceeded("Jenkins did not answer POST /" + jobPath(job) + action
-            + " before the command deadline " + deadline);
+        return CommandOutcome.deadlineExceeded("Jenkins never answered POST /" + jobPath(job) + action
+            + " before the command deadline " + deadline + " (last try: " + (unanswered.equals(NOT_ASKED)
+            ? "" : unanswered + "; then ") + "no answer in the time left)");
       } catch (IOException e) {
         if (!JenkinsClient.notListening(e)) {
           return CommandOutcome.failed("POST /" + jobPath(job) + action + " failed: " + e.getClass().getSimpleName()
@@ -89,7 +93,7 @@ final class JobRuns {
       }
       if (answer.status() == 503) {
         unanswered = "HTTP 503, Jenkins is starting or restarting: " + JenkinsErrorText.of(answer);
-      } else if ((answer.status() == 401 || answer.status() == 403) && !jenkins.holdsToken()) {
+      } else if ((answer.status() == 401 || answer.status() == 403) && !tokenHeld) {
         unanswered = "HTTP " + answer.status() + " while the mite holds no Jenkins token yet (it comes from the operator"
             + " once the mite's stream is up)";
       } else if (answer.status() == 400 && action.equals(BUILD)) {
