@@ -108,6 +108,18 @@ class RunJobIT {
   }
 
   @Test
+  void keepsTheQueueIdOfAnIdenticalItemStillWaiting() {
+    CommandResult first = run(runner, runJob("r-2a", "team-a/deploy", Duration.ofSeconds(30), parameter("TARGET", "eu")));
+    CommandResult second = run(runner, runJob("r-2b", "team-a/deploy", Duration.ofSeconds(30), parameter("TARGET", "eu")));
+
+    assertThat(second.getOutcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(second.getJenkinsStatus()).isEqualTo(303);
+    assertThat(second.getQueueId()).isEqualTo(first.getQueueId());
+    assertThat(second.getMessage()).contains("already waiting");
+    assertThat(jenkins.requestedBuilds()).hasSize(1);
+  }
+
+  @Test
   void runsAParameterizedJobWithoutParametersThroughBuildWithParametersDefaults() {
     CommandResult result = run(runner, runJob("r-3", "team-a/deploy", Duration.ofSeconds(30)));
 
