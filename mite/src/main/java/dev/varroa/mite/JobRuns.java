@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -59,8 +60,7 @@ final class JobRuns {
     List<Map.Entry<String, String>> fields = runJob.getParametersList().stream()
         .map(parameter -> Map.entry(parameter.getName(), parameter.getValue())).toList();
     String action = fields.isEmpty() ? BUILD : BUILD_WITH_PARAMETERS;
-    Backoff backoff = new Backoff(RETRY_INITIAL, RETRY_CAP, () -> java.util.concurrent.ThreadLocalRandom.current()
-        .nextDouble());
+    Backoff backoff = new Backoff(RETRY_INITIAL, RETRY_CAP, () -> ThreadLocalRandom.current().nextDouble());
     String unanswered = NOT_ASKED;
     while (true) {
       Duration left = Duration.between(clock.instant(), deadline);
