@@ -29,8 +29,10 @@ import dev.varroa.protocol.mite.v1.JenkinsTokenRequest;
 import dev.varroa.protocol.mite.v1.MiteMessage;
 import dev.varroa.protocol.mite.v1.ObservedState;
 import dev.varroa.protocol.mite.v1.OneShot;
+import dev.varroa.protocol.mite.v1.Parameter;
 import dev.varroa.protocol.mite.v1.RenewRequest;
 import dev.varroa.protocol.mite.v1.RenewResponse;
+import dev.varroa.protocol.mite.v1.RunJob;
 import dev.varroa.protocol.mite.v1.Welcome;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import io.grpc.Status;
@@ -52,6 +54,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -448,6 +451,42 @@ class MiteChannelIT {
           QueuedCommandResult.parseFrom(results.nextMessage(Duration.ofSeconds(20)).getData()).getResult().getCommandId());
       assertThat(finished).containsExactly(first.getCommandId(), second.getCommandId());
       assertThat(stream.commands()).containsExactly(first, second);
+    }
+  }
+
+  @Test
+  void relaysAQueuedRunJobToItsMiteAndPublishesTheResultWithTheQueueId() throws Exception {
+    TestMite mite = enroll(gatewayB);
+    Subscription results = operator.subscribe(BusNames.queuedCommandResults(CLUSTER, mite.identity()));
+    operator.flush(Duration.ofSeconds(5));
+    Command runJob = Command.newBuilder()
+        .setCommandId("queued-" + UUID.randomUUID())
+        .setDeadlineEpochMillis(Instant.now().plusSeconds(60).toEpochMilli())
+        .setRunJob(RunJob.newBuilder().setJob("team-a/build")
+            .addParameters(Parameter.newBuilder().setName("TARGET").setValue("eu"))
+            .setReason("varroactl run pipeline by alice, request r-1"))
+        .build();
+    // queued while the mite is away, as the operator queues it for a parked cell
+    queue(mite.identity(), runJob);
+
+    try (MiteStream stream = mite.connect(gatewayB, ca)) {
+      stream.answerCommandsWith(command -> CompletableFuture.completedFuture(CommandResult.newBuilder()
+          .setCommandId(command.getCommandId())
+          .setOutcome(CommandResult.Outcome.SUCCEEDED)
+          .setMessage("Jenkins queued a build of team-a/build as queue item 17")
+          .setJenkinsStatus(201)
+          .setQueueId(17)
+          .build()));
+      stream.hello();
+
+      QueuedCommandResult result = QueuedCommandResult.parseFrom(results.nextMessage(Duration.ofSeconds(20)).getData());
+      assertThat(stream.commands()).containsExactly(runJob);
+      assertThat(result.getController()).isEqualTo(mite.identity().toRef());
+      assertThat(result.getResult().getCommandId()).isEqualTo(runJob.getCommandId());
+      assertThat(result.getResult().getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+      assertThat(result.getResult().getQueueId()).isEqualTo(17);
+      assertThat(result.getResult().getJenkinsStatus()).isEqualTo(201);
+      await().atMost(Duration.ofSeconds(10)).until(() -> !hasQueued(mite.identity()));
     }
   }
 

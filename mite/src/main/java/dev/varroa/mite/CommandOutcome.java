@@ -2,11 +2,20 @@ package dev.varroa.mite;
 
 import dev.varroa.protocol.mite.v1.CommandResult.Outcome;
 
-/** How one command ended, before it is dressed as a CommandResult. */
-record CommandOutcome(Outcome outcome, String message, int jenkinsStatus) {
+/** How one command ended, before it is dressed as a CommandResult; {@code queueId} is a RunJob's Jenkins queue item. */
+record CommandOutcome(Outcome outcome, String message, int jenkinsStatus, long queueId) {
+
+  CommandOutcome(Outcome outcome, String message, int jenkinsStatus) {
+    this(outcome, message, jenkinsStatus, 0);
+  }
 
   static CommandOutcome succeeded(String message, int jenkinsStatus) {
     return new CommandOutcome(Outcome.SUCCEEDED, message, jenkinsStatus);
+  }
+
+  /** A build Jenkins queued: the id its Location named. */
+  static CommandOutcome queued(String message, int jenkinsStatus, long queueId) {
+    return new CommandOutcome(Outcome.SUCCEEDED, message, jenkinsStatus, queueId);
   }
 
   static CommandOutcome failed(String message, int jenkinsStatus) {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs commands one at a time on its own thread. A newer desired state replaces one still waiting
- * (newest wins; the replaced one is answered REJECTED); one-shot actions and replayed deliveries keep their order.
+ * (newest wins; the replaced one is answered REJECTED); one-shot actions, replayed deliveries and job runs keep their
+ * order.
  */
 final class CommandRunner implements AutoCloseable {
 
@@ -36,6 +37,7 @@ final class CommandRunner implements AutoCloseable {
   private final DesiredStateApplier applier;
   private final JenkinsActions jenkins;
   private final DeliveryReplay replay;
+  private final JobRuns jobs;
   private final Clock clock;
   private final BiConsumer<Command, CommandResult> afterEach;
   private final Deque<Queued> queue = new ArrayDeque<>();
@@ -45,11 +47,12 @@ final class CommandRunner implements AutoCloseable {
   private CommandResult lastResult;
 
   /** {@code afterEach} sees every result, on the worker thread, before it is delivered. */
-  CommandRunner(DesiredStateApplier applier, JenkinsActions jenkins, DeliveryReplay replay, Clock clock,
+  CommandRunner(DesiredStateApplier applier, JenkinsActions jenkins, DeliveryReplay replay, JobRuns jobs, Clock clock,
       BiConsumer<Command, CommandResult> afterEach) {
     this.applier = applier;
     this.jenkins = jenkins;
     this.replay = replay;
+    this.jobs = jobs;
     this.clock = clock;
     this.afterEach = afterEach;
     this.worker = new Thread(this::work, "mite-commands");
@@ -142,7 +145,8 @@ final class CommandRunner implements AutoCloseable {
       case DESIRED_STATE -> applier.apply(command.getDesiredState(), deadline);
       case ONE_SHOT -> oneShot(command.getOneShot(), deadline);
       case REPLAY_DELIVERY -> replay.replay(command.getReplayDelivery(), deadline);
-      case RUN_JOB, KIND_NOT_SET -> CommandOutcome.rejected("the command has no kind this mite knows (mite "
+      case RUN_JOB -> jobs.run(command.getRunJob(), deadline);
+      case KIND_NOT_SET -> CommandOutcome.rejected("the command has no kind this mite knows (mite "
           + MiteVersion.CURRENT + ")");
     };
   }
@@ -168,6 +172,7 @@ final class CommandRunner implements AutoCloseable {
         .setOutcome(outcome.outcome())
         .setMessage(outcome.message())
         .setJenkinsStatus(outcome.jenkinsStatus())
+        .setQueueId(outcome.queueId())
         .setBundleDigest(command.hasDesiredState() ? command.getDesiredState().getBundleDigest() : "")
         .setFinishedAtEpochMillis(clock.millis())
         .build();

@@ -5,10 +5,12 @@ import dev.varroa.protocol.mite.v1.ObservedState;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,6 +93,22 @@ final class JenkinsClient {
       throw new HttpTimeoutException("no time left for POST " + relative);
     }
     return send(request(relative, timeout).POST(HttpRequest.BodyPublishers.noBody()).build(), timeout);
+  }
+
+  /** A POST of form fields (application/x-www-form-urlencoded, UTF-8), in order; the timeout bounds the whole exchange. */
+  JenkinsAnswer postForm(String relative, List<Map.Entry<String, String>> fields, Duration timeout)
+      throws IOException, InterruptedException {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new HttpTimeoutException("no time left for POST " + relative);
+    }
+    StringBuilder form = new StringBuilder();
+    for (Map.Entry<String, String> field : fields) {
+      form.append(form.length() == 0 ? "" : "&").append(URLEncoder.encode(field.getKey(), StandardCharsets.UTF_8))
+          .append('=').append(URLEncoder.encode(field.getValue(), StandardCharsets.UTF_8));
+    }
+    return send(request(relative, timeout)
+        .header("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")
+        .POST(HttpRequest.BodyPublishers.ofString(form.toString(), StandardCharsets.UTF_8)).build(), timeout);
   }
 
   /**

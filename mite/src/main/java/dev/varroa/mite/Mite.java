@@ -78,7 +78,8 @@ public final class Mite implements AutoCloseable {
     AtomicReference<String> appliedDigest = new AtomicReference<>("");
     AtomicBoolean firstApplied = new AtomicBoolean();
     DeliveryReplay replay = new DeliveryReplay(jenkins, clock);
-    CommandRunner commands = new CommandRunner(applier, actions, replay, clock, (command, result) -> {
+    JobRuns jobs = new JobRuns(jenkins, clock);
+    CommandRunner commands = new CommandRunner(applier, actions, replay, jobs, clock, (command, result) -> {
       if (command.hasDesiredState() && result.getOutcome() == CommandResult.Outcome.SUCCEEDED) {
         appliedDigest.set(command.getDesiredState().getBundleDigest());
         if (firstApplied.compareAndSet(false, true)) {

@@ -61,7 +61,8 @@ class CommandRunnerIT {
     JenkinsClient client = new JenkinsClient(jenkins.url(), bearer);
     JenkinsActions actions = new JenkinsActions(client, Clock.systemUTC());
     runner = new CommandRunner(new DesiredStateApplier(casc, secrets, actions, bearer, Clock.systemUTC()), actions,
-        new DeliveryReplay(client, Clock.systemUTC()), Clock.systemUTC(), (command, result) -> { });
+        new DeliveryReplay(client, Clock.systemUTC()), new JobRuns(client, Clock.systemUTC()), Clock.systemUTC(),
+        (command, result) -> { });
   }
 
   @AfterEach

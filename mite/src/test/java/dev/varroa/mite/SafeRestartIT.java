@@ -52,7 +52,8 @@ class SafeRestartIT {
     client = new JenkinsClient(jenkins.url(), bearer, Clock.systemUTC());
     JenkinsActions actions = new JenkinsActions(client, Clock.systemUTC());
     runner = new CommandRunner(new DesiredStateApplier(dir.resolve("casc"), dir.resolve("secrets"), actions, bearer,
-        Clock.systemUTC()), actions, new DeliveryReplay(client, Clock.systemUTC()), Clock.systemUTC(),
+        Clock.systemUTC()), actions, new DeliveryReplay(client, Clock.systemUTC()), new JobRuns(client, Clock.systemUTC()),
+        Clock.systemUTC(),
         (command, result) -> { });
   }
 
@@ -196,7 +197,7 @@ class SafeRestartIT {
   void failsWhenNothingListens() throws Exception {
     JenkinsClient closed = new JenkinsClient(ClosedPort.jenkinsUrl(), bearer, Clock.systemUTC());
     try (CommandRunner nowhere = new CommandRunner(null, new JenkinsActions(closed, Clock.systemUTC()), null,
-        Clock.systemUTC(), (command, result) -> { })) {
+        null, Clock.systemUTC(), (command, result) -> { })) {
       nowhere.submit(safeRestart("restart-9"), result -> results.put(result.getCommandId(), result));
       await().atMost(WAIT).until(() -> results.containsKey("restart-9"));
     }

@@ -159,8 +159,10 @@ final class QueuedCommandDrain {
           "the queued command's deadline " + deadline + " passed before its mite was connected", now));
       return true;
     }
-    LOG.info("event=queued_command_running gateway={} controller={} command={} action={}", gatewayId,
-        controller.routeKey(), command.getCommandId(), command.getOneShot().getAction());
+    // a one-shot names its action; a run_job its job (never its parameters' values)
+    LOG.info("event=queued_command_running gateway={} controller={} command={} kind={} what=\"{}\"", gatewayId,
+        controller.routeKey(), command.getCommandId(), command.getKindCase(), command.hasRunJob()
+            ? command.getRunJob().getJob() : command.hasOneShot() ? command.getOneShot().getAction() : "");
     ScheduledFuture<?> progress = timers.scheduleAtFixedRate(() -> extendAckWait(controller, message),
         progressInterval.toMillis(), progressInterval.toMillis(), TimeUnit.MILLISECONDS);
     CommandResult result;

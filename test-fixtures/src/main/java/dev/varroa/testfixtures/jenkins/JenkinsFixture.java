@@ -142,6 +142,20 @@ import java.util.stream.Stream;
  * <li>{@code GET /queue/api/json} (hudson.model.Queue, Queue#getItems inline): the items {@link #enqueue(String)} put
  *     there, each a {@code hudson.model.Queue$BuildableItem} with its {@code id} (counting from 1), task, {@code why}
  *     and timestamps, until {@link QueuedItem#leave()}; {@code discoverableItems} stays empty (the caller reads all).</li>
+ * <li>{@code POST /job/<a>/job/<b>/build} and {@code .../buildWithParameters} (ParameterizedJobMixIn#doBuild and
+ *     #doBuildWithParameters, BuildAuthorizationToken#checkPermission, ParametersDefinitionProperty#_doBuild and
+ *     #buildWithParameters) for the jobs {@link #defineJob(String, List)} defined: 404 (Stapler's) for any other name;
+ *     a GET answers 405 with {@code Allow: POST} and Job/requirePOST.jelly, except a GET of a parameterized job's
+ *     {@code build}, which shows its parameter form (200). {@code build} of an unparameterized job queues an item and
+ *     answers 201 with {@code Location: <root>queue/item/<id>/} (201 also when an identical item already waited,
+ *     JENKINS-66105); of a parameterized one it answers 400 "Nothing is submitted" (Stapler's getSubmittedForm
+ *     without the UI's {@code json} field, which the fixture does not model). {@code buildWithParameters} of an
+ *     unparameterized job answers 400 "&lt;name&gt; is not parameterized"; of a parameterized one it takes each
+ *     defined parameter from the form (an absent one as ""), answers 201 with the new item's Location, or 303 See
+ *     Other with the Location of an item of the same job and parameters still waiting (Queue#schedule2). The CSRF and
+ *     read checks above apply. {@link #requestedBuilds()} lists the queued items with their parameters and
+ *     {@link #onBuildRequested(Consumer)} hears each; {@link #everyJobDefined()} makes every name a job (the stand-in).
+ *     Disabled jobs (409), build tokens and quiet periods are not modelled: an item is buildable at once.</li>
  * <li>{@code GET /varroa/activity} (the Varroa plugin's VarroaAction#doActivity, behind the read check):
  *     {@code {"lastUserRequestEpochMillis": N}} once {@link #lastUserRequest(Instant)} set it, 404 before.</li>
  * <li>{@code GET /wsagents/} (jenkins.agents.WebSocketAgents#doIndex, an UnprotectedRootAction): the inbound agent
@@ -244,6 +258,10 @@ public final class JenkinsFixture implements AutoCloseable {
     private final List<AgentConnection> agentConnections = new ArrayList<>();
     private final List<QueuedItem> queue = new ArrayList<>();
     private long lastQueueId;
+    private final Map<String, JobDefinition> jobs = new HashMap<>();
+    private boolean everyJobDefined;
+    private final List<QueuedItem> requestedBuilds = new ArrayList<>();
+    private final List<Consumer<QueuedItem>> buildListeners = new CopyOnWriteArrayList<>();
     private final List<ReceivedDelivery> deliveries = new ArrayList<>();
     private boolean closed;
     private final RunningBuild[] executors = new RunningBuild[BUILT_IN_NODE_EXECUTORS];
@@ -572,10 +590,56 @@ public final class JenkinsFixture implements AutoCloseable {
     public QueuedItem enqueue(String jobName) {
         Objects.requireNonNull(jobName, "jobName");
         synchronized (lock) {
-            QueuedItem item = new QueuedItem(this, ++lastQueueId, jobName, System.currentTimeMillis());
+            QueuedItem item = new QueuedItem(this, ++lastQueueId, jobName, Map.of(), System.currentTimeMillis());
             queue.add(item);
             return item;
         }
+    }
+
+    /**
+     * Defines a job (a Freestyle project or Pipeline, in folders when the name has "/") without parameters: its
+     * {@code build} queues a build, its {@code buildWithParameters} answers 400 "is not parameterized".
+     *
+     * @throws IllegalArgumentException for a name with an empty segment, "." or ".."
+     */
+    public void defineJob(String fullName) {
+        defineJob(fullName, List.of());
+    }
+
+    /**
+     * Defines a job whose ParametersDefinitionProperty holds string parameters of these names (none: an unparameterized
+     * job). Its {@code buildWithParameters} takes each one from the request, an absent one as its default "" (as
+     * StringParameterDefinition#createValue does), and ignores any other field; its {@code build} needs the UI's form.
+     */
+    public void defineJob(String fullName, List<String> parameterNames) {
+        checkJobName(fullName);
+        List<String> names = List.copyOf(Objects.requireNonNull(parameterNames, "parameterNames"));
+        synchronized (lock) {
+            jobs.put(fullName, new JobDefinition(fullName, names, false));
+        }
+    }
+
+    /**
+     * Every well-formed name is a job taking any parameter (the Jenkins stand-in, which has no job definitions):
+     * {@code build} queues a build without parameters, {@code buildWithParameters} one with every posted field.
+     * Not a kind of job Jenkins has; a test of real answers defines its jobs.
+     */
+    public void everyJobDefined() {
+        synchronized (lock) {
+            everyJobDefined = true;
+        }
+    }
+
+    /** Every item a build request to a job queued (201, not a 303 that joined a waiting item), oldest first. */
+    public List<QueuedItem> requestedBuilds() {
+        synchronized (lock) {
+            return List.copyOf(requestedBuilds);
+        }
+    }
+
+    /** Called with every item a build request queued, after it was queued and before the request is answered. */
+    public void onBuildRequested(Consumer<QueuedItem> listener) {
+        buildListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -769,6 +833,77 @@ public final class JenkinsFixture implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /** A job the fixture knows: its parameter names, or any parameter at all (see {@link #everyJobDefined()}). */
+    record JobDefinition(String fullName, List<String> parameterNames, boolean anyParameter) {
+        boolean parameterized() {
+            return anyParameter || !parameterNames.isEmpty();
+        }
+    }
+
+    /** The job of this full name, if defined. */
+    Optional<JobDefinition> job(String fullName) {
+        synchronized (lock) {
+            JobDefinition defined = jobs.get(fullName);
+            if (defined == null && everyJobDefined && wellFormedJobName(fullName)) {
+                return Optional.of(new JobDefinition(fullName, List.of(), true));
+            }
+            return Optional.ofNullable(defined);
+        }
+    }
+
+    /** A build request's queue item, and whether it is new or an identical item already waiting. */
+    record ScheduledBuild(QueuedItem item, boolean created) {
+    }
+
+    /**
+     * Queue#schedule2: an item of the same job with the same parameters still waiting is returned instead of a new
+     * one (Queue's duplicate check, ParametersAction#shouldSchedule); a new item is queued and told to the listeners.
+     */
+    ScheduledBuild scheduleBuild(String fullName, Map<String, String> parameters) {
+        QueuedItem item;
+        synchronized (lock) {
+            for (QueuedItem waiting : queue) {
+                if (waiting.jobName().equals(fullName) && waiting.parameters().equals(parameters)) {
+                    return new ScheduledBuild(waiting, false);
+                }
+            }
+            item = new QueuedItem(this, ++lastQueueId, fullName, parameters, System.currentTimeMillis());
+            queue.add(item);
+            requestedBuilds.add(item);
+        }
+        buildListeners.forEach(listener -> listener.accept(item));
+        return new ScheduledBuild(item, true);
+    }
+
+    private static void checkJobName(String fullName) {
+        if (!wellFormedJobName(fullName)) {
+            throw new IllegalArgumentException("job name '" + fullName + "' has an empty segment, '.' or '..': "
+                    + "name it as Jenkins' full name, folders separated by '/', e.g. team-a/build");
+        }
+    }
+
+    private static boolean wellFormedJobName(String fullName) {
+        if (fullName == null || fullName.isEmpty()) {
+            return false;
+        }
+        for (String segment : fullName.split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Job#getUrl: {@code job/<a>/job/<b>/} below the root, each segment URL-encoded. */
+    String jobUrl(String fullName) {
+        StringBuilder path = new StringBuilder(url.toString());
+        for (String segment : fullName.split("/")) {
+            path.append("job/").append(java.net.URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"))
+                    .append('/');
+        }
+        return path.toString();
     }
 
     void leaveQueue(QueuedItem item) {
@@ -1034,20 +1169,27 @@ public final class JenkinsFixture implements AutoCloseable {
     private ExportedObject queueItemApi(QueuedItem item) {
         ExportedObject task = new ExportedObject("hudson.model.FreeStyleProject")
                 .with("color", "notbuilt")
-                .with("name", item.jobName())
-                .with("url", url + "job/" + item.jobName() + "/");
+                .with("name", item.jobName().substring(item.jobName().lastIndexOf('/') + 1))
+                .with("url", jobUrl(item.jobName()));
         return new ExportedObject("hudson.model.Queue$BuildableItem")
                 .with("blocked", false)
                 .with("buildable", true)
                 .with("buildableStartMilliseconds", item.inQueueSinceMillis())
                 .with("id", item.id())
                 .with("inQueueSince", item.inQueueSinceMillis())
-                .with("params", "")
+                .with("params", params(item))
                 .with("pending", false)
                 .with("stuck", false)
                 .with("task", task)
                 .with("url", "queue/item/" + item.id() + "/")
                 .with("why", "Waiting for next available executor");
+    }
+
+    // Queue.Item#getParams: a line per value, each StringParameterValue#getShortDescription ("name=value").
+    private static String params(QueuedItem item) {
+        StringBuilder params = new StringBuilder();
+        item.parameters().forEach((name, value) -> params.append('\n').append(name).append('=').append(value));
+        return params.toString();
     }
 
     // Executor's @Exported properties; a OneOffExecutor has number -1, and progress is -1 without an estimate.

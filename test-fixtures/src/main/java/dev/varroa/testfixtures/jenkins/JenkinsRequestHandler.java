@@ -19,6 +19,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.LinkedHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static dev.varroa.testfixtures.jenkins.HttpReply.escape;
 
@@ -51,6 +54,12 @@ final class JenkinsRequestHandler implements HttpHandler {
             "/crumbIssuer/api/json", "/quietDown", "/cancelQuietDown", "/safeRestart", CASC + "/reload", CASC + "/check",
             CASC + "/apply", TOKEN_RELOAD, "/varroa/schedules", "/queue/api/json", "/varroa/activity",
             WebSocketAgentsRoute.PATH);
+
+    // Stapler's dispatch through Jenkins#getItem and each folder's getItem to a ParameterizedJobMixIn action.
+    private static final Pattern JOB_ACTION = Pattern.compile("((?:/job/[^/]+)+)/(build|buildWithParameters)/?");
+    // Fields ParameterizedJobMixIn reads itself (delay, the authentication token) or CrumbFilter does.
+    private static final Set<String> NOT_BUILD_PARAMETERS = Set.of("delay", "token",
+            SessionCrumbIssuer.CRUMB_REQUEST_FIELD);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -117,7 +126,8 @@ final class JenkinsRequestHandler implements HttpHandler {
             return HttpReply.sendError(401, "Unauthorized", request.path())
                     .header("WWW-Authenticate", (basic ? "Basic" : "Bearer") + " realm=\"Jenkins\"");
         }
-        if (request.isPost() && !MODELLED_ROUTES.contains(route(request.path()))) {
+        if (request.isPost() && !MODELLED_ROUTES.contains(route(request.path()))
+                && !JOB_ACTION.matcher(request.path()).matches()) {
             return delivery(request, caller);
         }
         if (request.isPost() && !csrfExcluded(request, caller) && !crumbIssuer.valid(user(caller), request, crumb(request))) {
@@ -175,6 +185,10 @@ final class JenkinsRequestHandler implements HttpHandler {
     private HttpReply route(IncomingRequest request, Caller caller) throws InterruptedException {
         String path = request.path();
         String route = route(path);
+        Matcher jobAction = JOB_ACTION.matcher(path);
+        if (jobAction.matches()) {
+            return jobAction(request, fullName(jobAction.group(1)), jobAction.group(2));
+        }
         return switch (route) {
             case "/login" -> layoutPage(request, 200, "Sign in [Jenkins]", "<h1>Sign in to Jenkins</h1>");
             case "/api/json" -> api(request, jenkins.jenkinsApi());
@@ -196,6 +210,74 @@ final class JenkinsRequestHandler implements HttpHandler {
                     jenkins.agentConnectionLog());
             default -> HttpReply.sendError(404, "Not Found", path);
         };
+    }
+
+    // "/job/a/job/b" names a/b; the path arrives decoded, and a job name never holds "/".
+    private static String fullName(String jobPath) {
+        return String.join("/", jobPath.substring("/job/".length()).split("/job/"));
+    }
+
+    // ParameterizedJobMixIn#doBuild and #doBuildWithParameters, with BuildAuthorizationToken#checkPermission (Item.BUILD,
+    // which the fixture's administrator holds) and ParametersDefinitionProperty#_doBuild / #buildWithParameters.
+    private HttpReply jobAction(IncomingRequest request, String fullName, String action) {
+        Optional<JenkinsFixture.JobDefinition> defined = jenkins.job(fullName);
+        if (defined.isEmpty()) {
+            // Jenkins#getItem finds nothing: Stapler's 404
+            return HttpReply.sendError(404, "Not Found", request.path());
+        }
+        JenkinsFixture.JobDefinition job = defined.get();
+        boolean parameterized = job.parameterized() && !job.anyParameter();
+        if (action.equals("build")) {
+            if (parameterized && !request.isPost()) {
+                // doBuild shows the parameter form (ParametersDefinitionProperty/index.jelly) to a GET
+                return layoutPage(request, 200, fullName + " [Jenkins]", "<h1>Pipeline " + escape(fullName)
+                        + "</h1><p>This build requires parameters:</p><form method=\"post\" action=\"build?delay=0sec\">"
+                        + job.parameterNames().stream().map(name -> "<input name=\"" + escape(name) + "\"/>")
+                        .reduce("", String::concat) + "<button>Build</button></form>");
+            }
+            if (!request.isPost()) {
+                return requireBuildPost(request);
+            }
+            if (parameterized) {
+                // _doBuild's StaplerRequest#getSubmittedForm without the UI's "json" field (RequestImpl)
+                return HttpReply.sendError(400, request.parameters().isEmpty() ? "Nothing is submitted"
+                        : "This page expects a form submission", request.path());
+            }
+            return scheduled(jenkins.scheduleBuild(fullName, Map.of()), true);
+        }
+        if (!request.isPost()) {
+            return requireBuildPost(request);
+        }
+        if (!job.parameterized()) {
+            return HttpReply.sendError(400, fullName + " is not parameterized", request.path());
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        if (job.anyParameter()) {
+            request.parameters().forEach((name, value) -> {
+                if (!NOT_BUILD_PARAMETERS.contains(name)) {
+                    values.put(name, value);
+                }
+            });
+        } else {
+            job.parameterNames().forEach(name -> values.put(name, Optional.ofNullable(request.parameter(name)).orElse("")));
+        }
+        return scheduled(jenkins.scheduleBuild(fullName, values), false);
+    }
+
+    // sendRedirect(SC_CREATED, contextPath + "/" + item.getUrl()), made absolute; doBuild answers 201 even for an item
+    // that was already waiting (JENKINS-66105), buildWithParameters 303 See Other then.
+    private HttpReply scheduled(JenkinsFixture.ScheduledBuild scheduled, boolean alwaysCreated) {
+        int status = scheduled.created() || alwaysCreated ? 201 : 303;
+        return HttpReply.empty(status).header("Location", jenkins.url() + "queue/item/" + scheduled.item().id() + "/");
+    }
+
+    // BuildAuthorizationToken#checkPermission for a GET: 405, Allow: POST, Job/requirePOST.jelly.
+    private HttpReply requireBuildPost(IncomingRequest request) {
+        return layoutPage(request, 405, "Form post required [Jenkins]", "<p>You must use POST method to trigger builds. "
+                + "(From scripts you may instead pass a per-project authentication token, or authenticate with your API "
+                + "token.) If you see this page, it may be because a plugin offered a GET link; file a bug report for "
+                + "that plugin.</p><form method=\"POST\"><input type=\"submit\" value=\"Proceed\"/></form>")
+                .header("Allow", "POST");
     }
 
     // Issue 11 (mite schedules poll): 200 with the settable inventory, 404 (Stapler's) while none is set.

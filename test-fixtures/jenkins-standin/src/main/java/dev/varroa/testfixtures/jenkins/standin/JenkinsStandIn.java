@@ -18,7 +18,10 @@ import java.util.Optional;
  * the plugin core sending to the mite's loopback listener, and builds played through that core
  * ({@link StandInRoutes}). It boots as Jenkins does: every path answers 503 until the boot's configuration-as-code
  * apply is done; a broken configuration leaves it in the boot failure, as ConfigurationAsCodeBootFailure does.
- * A safe restart (POST /safeRestart) runs as the fixture's, its boot applying configuration-as-code again.
+ * A safe restart (POST /safeRestart) runs as the fixture's, its boot applying configuration-as-code again. Every job
+ * name is defined (the stand-in has no job-dsl): {@code POST /job/<a>/job/<b>/build} or {@code buildWithParameters}
+ * plays a run of that job as {@code POST /varroa-standin/builds} does, its RunQueued carrying the queue id the
+ * answer's Location names ({@link PlayedBuilds#startRequested}).
  */
 public final class JenkinsStandIn implements AutoCloseable {
 
@@ -54,6 +57,9 @@ public final class JenkinsStandIn implements AutoCloseable {
             core = PluginCore.start(PluginSettings.fromEnvironment(settings.environment()), settings.jenkinsHome(),
                     Clock.systemUTC());
             builds = PlayedBuilds.open(jenkins, core, settings.jenkinsHome());
+            // no job-dsl here: every job name is a job, and a build request plays a run of it
+            jenkins.everyJobDefined();
+            jenkins.onBuildRequested(builds::startRequested);
             jenkins.serve(StandInRoutes.PREFIX, new StandInRoutes(jenkins, core, builds, configurations, settings));
             Optional<String> failure = jenkins.configureAtBoot();
             if (failure.isPresent()) {

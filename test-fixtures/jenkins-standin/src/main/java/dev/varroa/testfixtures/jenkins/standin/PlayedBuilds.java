@@ -50,8 +50,27 @@ final class PlayedBuilds implements AutoCloseable {
     private static final String UNSAFE_NAME_CHARACTERS = "?*\\%!@#$^&|<>[]:;";
     static final String CAUSE = "Started by the Varroa Jenkins stand-in (POST /varroa-standin/builds)";
 
-    /** What to play: the job's full name, how many log lines, spread over how long, ending with which result. */
-    record Request(String job, int lines, Duration duration, String result) {
+    /** A job's build request's parameter that picks the played run's result (default SUCCESS). */
+    static final String RESULT_PARAMETER = "VARROA_STANDIN_RESULT";
+    /** A job's build request's parameter that picks the played run's number of log lines. */
+    static final String LINES_PARAMETER = "VARROA_STANDIN_LINES";
+    /** A job's build request's parameter that picks how many seconds the played run takes. */
+    static final String SECONDS_PARAMETER = "VARROA_STANDIN_SECONDS";
+    /** A requested build is short: enough lines and time for a follower to see it run, then SUCCESS. */
+    static final int REQUESTED_BUILD_LINES = 20;
+    static final Duration REQUESTED_BUILD_DURATION = Duration.ofSeconds(2);
+    // What Cause.UserIdCause says for the mite's bearer (sub=mite).
+    static final String REQUESTED_CAUSE = "Started by user mite";
+
+    /**
+     * What to play: the job's full name, how many log lines, spread over how long, ending with which result; the
+     * first log line is the cause.
+     */
+    record Request(String job, int lines, Duration duration, String result, String cause) {
+        Request(String job, int lines, Duration duration, String result) {
+            this(job, lines, duration, result, CAUSE);
+        }
+
         Request {
             checkJobName(job);
             if (lines < 1) {
@@ -106,11 +125,70 @@ final class PlayedBuilds implements AutoCloseable {
 
     /** Queues the build, starts it on a one-off executor and plays the rest in the background; answers once it runs. */
     PlayedRun start(Request request) throws IOException {
+        return start(request, jenkins.enqueue(request.job()));
+    }
+
+    /**
+     * Plays the build a {@code build}/{@code buildWithParameters} request queued, its RunQueued event carrying the
+     * item's id (the one the request's Location names). {@value #RESULT_PARAMETER}, {@value #LINES_PARAMETER} and
+     * {@value #SECONDS_PARAMETER} shape it; a value that cannot be played makes a one-line FAILURE run saying why.
+     */
+    void startRequested(QueuedItem item) {
+        Map<String, String> parameters = item.parameters();
+        Request request;
+        try {
+            checkJobName(item.jobName());
+        } catch (IllegalArgumentException e) {
+            log("event=standin_build_request_refused job=\"" + item.jobName() + "\" queue_id=" + item.id() + " error=\""
+                    + e.getMessage() + "\"");
+            item.leave();
+            return;
+        }
+        try {
+            String result = parameters.getOrDefault(RESULT_PARAMETER, "SUCCESS").strip().toUpperCase(Locale.ROOT);
+            if (!RESULTS.contains(result)) {
+                throw new IllegalArgumentException(RESULT_PARAMETER + "=" + parameters.get(RESULT_PARAMETER)
+                        + " is not a Jenkins result; use one of " + RESULTS);
+            }
+            int lines = number(parameters, LINES_PARAMETER, REQUESTED_BUILD_LINES);
+            if (lines < 1) {
+                throw new IllegalArgumentException(LINES_PARAMETER + "=" + lines + ": a played build writes at least one line");
+            }
+            int seconds = number(parameters, SECONDS_PARAMETER, (int) REQUESTED_BUILD_DURATION.toSeconds());
+            if (seconds < 0) {
+                throw new IllegalArgumentException(SECONDS_PARAMETER + "=" + seconds + ": a build cannot take negative time");
+            }
+            request = new Request(item.jobName(), lines, Duration.ofSeconds(seconds), result, REQUESTED_CAUSE);
+        } catch (IllegalArgumentException e) {
+            request = new Request(item.jobName(), 1, Duration.ZERO, "FAILURE", REQUESTED_CAUSE + "; the stand-in cannot "
+                    + "play this build as asked: " + e.getMessage());
+        }
+        try {
+            start(request, item);
+        } catch (IOException | RuntimeException e) {
+            log("event=standin_build_request_failed job=\"" + item.jobName() + "\" queue_id=" + item.id() + " error=\""
+                    + e + "\"");
+            item.leave();
+        }
+    }
+
+    private static int number(Map<String, String> parameters, String name, int otherwise) {
+        String value = parameters.get(name);
+        if (value == null || value.isBlank()) {
+            return otherwise;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "=" + value + " is not a whole number");
+        }
+    }
+
+    private PlayedRun start(Request request, QueuedItem item) throws IOException {
         String runId = BuildEventEmitter.newRunId();
         BuildEventEmitter events = core.events();
         long queuedAtMillis = System.currentTimeMillis();
-        QueuedItem item = jenkins.enqueue(request.job());
-        events.runQueued(runId, request.job(), item.id(), CAUSE);
+        events.runQueued(runId, request.job(), item.id(), request.cause());
         RunningBuild build = jenkins.startBuild(request.job(), true);
         item.leave();
         Path buildDir = jobDir(request.job()).resolve("builds").resolve(Integer.toString(build.number()));
@@ -121,8 +199,9 @@ final class PlayedBuilds implements AutoCloseable {
         writeRunFile(buildDir, run);
         runs.put(runId, run);
         events.runStarted(runId, request.job(), build.number(), "built-in",
-                System.currentTimeMillis() - queuedAtMillis, CAUSE);
+                System.currentTimeMillis() - queuedAtMillis, request.cause());
         log("event=standin_build_started job=\"" + request.job() + "\" build=" + build.number() + " run_id=" + runId
+                + " queue_id=" + item.id()
                 + " lines=" + request.lines() + " seconds=" + request.duration().toSeconds());
         players.submit(() -> play(request, run, build, buildDir));
         return run;
@@ -159,7 +238,7 @@ final class PlayedBuilds implements AutoCloseable {
             // the cause, the stages' lines, the result: the build's own pace spreads them over the requested duration
             int middle = Math.max(0, request.lines() - 2);
             long pauseNanos = request.duration().toNanos() / request.lines();
-            written += line(sink, CAUSE, pauseNanos);
+            written += line(sink, request.cause(), pauseNanos);
             int line = 0;
             for (int stage = 0; stage < STAGES.size(); stage++) {
                 events.stageStarted(runId, job, stageId(stage), STAGES.get(stage), "");

@@ -127,6 +127,54 @@ class JenkinsStandInIT {
     }
 
     @Test
+    void aBuildRequestOfAnyJobPlaysARunWhoseRunQueuedCarriesTheQueueIdOfTheLocation() throws Exception {
+        HttpResponse<String> queued = postAsMite("job/team-a/job/build/build", "");
+
+        assertThat(queued.statusCode()).isEqualTo(201);
+        String location = queued.headers().firstValue("Location").orElseThrow();
+        assertThat(location).matches(java.util.regex.Pattern.quote(standIn.url().toString()) + "queue/item/\\d+/");
+        long queueId = Long.parseLong(location.replaceAll(".*/queue/item/(\\d+)/", "$1"));
+        String runId = await().atMost(DEADLINE).until(() -> playedRunOf("team-a/build"), id -> id != null);
+        await().atMost(DEADLINE).until(() -> mite.logComplete(runId) && mite.events(runId).stream()
+                .anyMatch(BuildEvent::hasRunFinalized));
+        List<BuildEvent> events = mite.events(runId);
+        assertThat(events.get(0).getRunQueued().getQueueId()).isEqualTo(queueId);
+        assertThat(events.get(0).getRunQueued().getCause()).isEqualTo("Started by user mite");
+        assertThat(events.get(events.size() - 1).getRunFinalized().getResult()).isEqualTo("SUCCESS");
+        assertThat(Files.readAllLines(pod.resolve("jenkins-home/jobs/team-a/jobs/build/builds/1/log")))
+                .hasSize(PlayedBuilds.REQUESTED_BUILD_LINES);
+    }
+
+    @Test
+    void buildWithParametersPicksTheResultAndTheLinesOfThePlayedRun() throws Exception {
+        HttpResponse<String> queued = postAsMite("job/team-a/job/deploy/buildWithParameters",
+                "VARROA_STANDIN_RESULT=unstable&VARROA_STANDIN_LINES=5&VARROA_STANDIN_SECONDS=0&TARGET=eu");
+
+        assertThat(queued.statusCode()).isEqualTo(201);
+        String runId = await().atMost(DEADLINE).until(() -> playedRunOf("team-a/deploy"), id -> id != null);
+        await().atMost(DEADLINE).until(() -> mite.logComplete(runId) && mite.events(runId).stream()
+                .anyMatch(BuildEvent::hasRunFinalized));
+        assertThat(mite.events(runId).stream().filter(BuildEvent::hasRunFinalized).findFirst().orElseThrow()
+                .getRunFinalized().getResult()).isEqualTo("UNSTABLE");
+        assertThat(Files.readAllLines(pod.resolve("jenkins-home/jobs/team-a/jobs/deploy/builds/1/log"))).hasSize(5)
+                .last().isEqualTo("Finished: UNSTABLE");
+        assertThat(standIn.jenkins().requestedBuilds().get(0).parameters()).containsEntry("TARGET", "eu");
+    }
+
+    @Test
+    void aResultItCannotPlayFailsTheRunSayingWhy() throws Exception {
+        postAsMite("job/app/buildWithParameters", "VARROA_STANDIN_RESULT=GREEN");
+
+        String runId = await().atMost(DEADLINE).until(() -> playedRunOf("app"), id -> id != null);
+        await().atMost(DEADLINE).until(() -> mite.logComplete(runId) && mite.events(runId).stream()
+                .anyMatch(BuildEvent::hasRunFinalized));
+        assertThat(mite.events(runId).stream().filter(BuildEvent::hasRunFinalized).findFirst().orElseThrow()
+                .getRunFinalized().getResult()).isEqualTo("FAILURE");
+        assertThat(new String(mite.log(runId), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("VARROA_STANDIN_RESULT=GREEN is not a Jenkins result");
+    }
+
+    @Test
     void refusesABuildOfANameJenkinsWouldRefuse() throws Exception {
         HttpResponse<String> refused = post("varroa-standin/builds?job=team/../app");
 
@@ -215,6 +263,23 @@ class JenkinsStandInIT {
     private HttpResponse<String> post(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(standIn.url() + path))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> postAsMite(String path, String form) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(standIn.url() + path))
+                .header("Authorization", "Bearer " + operator.token(AUDIENCE))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    // The run id of the job's first played run, from the stand-in's status route; null until it plays.
+    private String playedRunOf(String job) throws Exception {
+        for (JsonNode run : JSON.readTree(get("varroa-standin/api/json", null).body()).path("runs")) {
+            if (run.path("job").asText().equals(job)) {
+                return run.path("runId").asText();
+            }
+        }
+        return null;
     }
 
     private static OperatorKey operatorKey() {
