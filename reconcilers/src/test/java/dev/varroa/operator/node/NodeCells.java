@@ -173,13 +173,33 @@ final class NodeCells {
     return JSON.readTree(answer.body());
   }
 
-  /** Parks the cell on request (varroa.dev/hibernate-now) and waits until it is Hibernated. */
+  /**
+   * Parks the cell on request (varroa.dev/hibernate-now) and waits until it is Hibernated; a request answered with a
+   * block (the last build still counted as running until the mite reports again) is asked again with a new value.
+   */
   void park() {
-    String value = Instant.now().toString();
+    java.util.concurrent.atomic.AtomicReference<String> asked = new java.util.concurrent.atomic.AtomicReference<>();
+    askToPark(asked);
+    await("cell " + NAMESPACE + "/" + CELL + " parked").atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(2)).ignoreExceptions().until(() -> {
+          Controller cell = client.resources(Controller.class).inNamespace(NAMESPACE).withName(CELL).get();
+          ControllerStatus status = cell.getStatus();
+          if (status.phase == ControllerStatus.Phase.Hibernated) {
+            return true;
+          }
+          if (status.hibernation != null && asked.get().equals(status.hibernation.lastHibernateRequest)
+              && !"Parked".equals(status.hibernation.lastHibernateOutcome)) {
+            askToPark(asked);
+          }
+          return false;
+        });
+  }
+
+  private void askToPark(java.util.concurrent.atomic.AtomicReference<String> asked) {
+    asked.set(Instant.now().toString());
     client.resources(Controller.class).inNamespace(NAMESPACE).withName(CELL).patch(PatchContext.of(
         PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + ControllerAnnotations.HIBERNATE_NOW + "\":\""
-        + value + "\"}}}");
-    awaitPhase(ControllerStatus.Phase.Hibernated, Duration.ofMinutes(3));
+        + asked.get() + "\"}}}");
   }
 
   ControllerStatus.Phase phase() {
