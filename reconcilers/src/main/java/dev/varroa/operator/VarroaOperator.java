@@ -124,6 +124,9 @@ public final class VarroaOperator implements AutoCloseable {
   private final BroodOperationReconciler broodOperations;
   private BroodTargetResponder broodTargets;
   private CellWakeResponder cellWakes;
+  /** What a push runs of Teams' pipelines; set once the control channel and the cell wakes are up. */
+  private volatile dev.varroa.operator.hooks.PipelinePushes pipelinePushes =
+      dev.varroa.operator.hooks.PipelinePushes.NONE;
   /** How long a pipeline run may wait for its cell (docs/actions.md); set from the environment in main. */
   private PipelineRunSettings pipelineRunSettings = PipelineRunSettings.defaults();
   private boolean broodReconcilers = true;
@@ -306,6 +309,9 @@ public final class VarroaOperator implements AutoCloseable {
     // the core recorder's cell wakes for this cluster's teams (docs/cells.md)
     cellWakes = new CellWakeResponder(client, bus.get(), cluster, clock);
     cellWakes.start();
+    if (channel != null) {
+      pipelinePushes = new dev.varroa.operator.cell.PushedPipelineRuns(client, cluster, cellWakes, pipelineRuns);
+    }
     if (role != ClusterRole.MEMBER) {
       broodOperations.reach(RemoteClusters.over(bus));
     }
@@ -349,7 +355,8 @@ public final class VarroaOperator implements AutoCloseable {
    */
   public int serveWebhooks(int port, WebhookSecret secret) throws IOException {
     webhooks = WebhookReceiver.start(port, secret, new ReconcilerPushTargets(bundles, catalogSources,
-        new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock)), ListenerLimits.DELIVERIES, clock);
+        new EventRecorder(client, OwnedObjectApplier.FIELD_MANAGER, clock), () -> pipelinePushes),
+        ListenerLimits.DELIVERIES, clock);
     return webhooks.port();
   }
 

@@ -69,7 +69,7 @@ public class TeamSpec {
     public Triggers triggers;
   }
 
-  /** Timer and polling triggers; a webhook reaches the job through the cell's own URL. */
+  /** Timer, polling and push triggers; a push arrives at the operator's webhook receiver, not at the cell. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Triggers {
     @Size(max = 256)
@@ -79,6 +79,10 @@ public class TeamSpec {
     @Size(max = 256)
     @JsonPropertyDescription("A Jenkins cron spec for SCM polling, e.g. \"H/5 * * * *\".")
     public String pollScm;
+
+    @JsonPropertyDescription("Run the pipeline when its branch is pushed: a push notification at the operator's"
+        + " webhook receiver (POST /hooks/git) queues a build on the Team's cell, waking it if it is parked.")
+    public Boolean push;
   }
 
   /** One folder-scoped Jenkins credential from a Secret. */

@@ -3,6 +3,8 @@ package dev.varroa.operator.hooks;
 import dev.varroa.api.v1alpha1.BundleInput;
 import dev.varroa.api.v1alpha1.CatalogSource;
 import dev.varroa.api.v1alpha1.ComposedBundle;
+import dev.varroa.api.v1alpha1.Team;
+import dev.varroa.api.v1alpha1.TeamSpec;
 import dev.varroa.api.v1alpha1.GitSource;
 import dev.varroa.api.v1alpha1.OciSource;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -18,6 +20,9 @@ import java.util.stream.Collectors;
  * a digest. Suspended objects are left alone, as their reconciler would not look anyway.
  */
 public final class PushMatcher {
+  /** The branch a Team's pipeline builds when spec.pipelines[].branch is omitted (the generated layer's default). */
+  static final String DEFAULT_BRANCH = dev.varroa.operator.render.TeamFoldersFragment.DEFAULT_BRANCH;
+
   private PushMatcher() {}
 
   public static Rechecks match(PushNotice notice, List<ComposedBundle> bundles, List<CatalogSource> sources) {
@@ -45,6 +50,39 @@ public final class PushMatcher {
       }
     }
     return new Rechecks(matchedBundles, matchedSources);
+  }
+
+  /** A Team's pipeline a push runs. */
+  public record PushedPipeline(Team team, String pipeline) {
+    public String describe() {
+      return team.getMetadata().getNamespace() + "/" + team.getMetadata().getName() + "/" + pipeline;
+    }
+  }
+
+  /**
+   * The pipelines with {@code triggers.push} whose repository is the pushed one and whose branch (default main, as the
+   * generated job checks out) was pushed; each once, ordered by namespace, Team and pipeline.
+   */
+  public static List<PushedPipeline> pipelines(GitPush push, List<Team> teams) {
+    Set<RepositoryKey> repositories = push.repositoryUrls().stream().map(RepositoryKey::ofGitUrl)
+        .flatMap(Optional::stream).collect(Collectors.toSet());
+    List<PushedPipeline> pushed = new java.util.ArrayList<>();
+    for (Team team : teams) {
+      if (team.getSpec() == null || team.getSpec().pipelines == null) {
+        continue;
+      }
+      for (TeamSpec.Pipeline pipeline : team.getSpec().pipelines) {
+        boolean onPush = pipeline.triggers != null && Boolean.TRUE.equals(pipeline.triggers.push);
+        String branch = pipeline.branch == null || pipeline.branch.isBlank() ? DEFAULT_BRANCH : pipeline.branch;
+        if (onPush && pipeline.name != null && RepositoryKey.ofGitUrl(pipeline.repository)
+            .filter(repositories::contains).isPresent()
+            && push.refs().contains(fullRef(branch, GitPush.BRANCH_PREFIX))) {
+          pushed.add(new PushedPipeline(team, pipeline.name));
+        }
+      }
+    }
+    pushed.sort(java.util.Comparator.comparing(PushedPipeline::describe));
+    return pushed;
   }
 
   static Rechecks match(RegistryPush push, List<ComposedBundle> bundles, List<CatalogSource> sources) {

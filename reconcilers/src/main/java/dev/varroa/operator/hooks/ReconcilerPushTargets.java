@@ -17,11 +17,30 @@ public final class ReconcilerPushTargets implements PushTargets {
   private final CatalogSourceReconciler catalogSources;
   private final EventRecorder events;
 
+  private final java.util.function.Supplier<PipelinePushes> pipelines;
+
   public ReconcilerPushTargets(ComposedBundleReconciler bundles, CatalogSourceReconciler catalogSources,
       EventRecorder events) {
+    this(bundles, catalogSources, events, () -> PipelinePushes.NONE);
+  }
+
+  /** @param pipelines what runs a Team's pipeline on a push, once the operator has its control channel */
+  public ReconcilerPushTargets(ComposedBundleReconciler bundles, CatalogSourceReconciler catalogSources,
+      EventRecorder events, java.util.function.Supplier<PipelinePushes> pipelines) {
     this.bundles = bundles;
     this.catalogSources = catalogSources;
     this.events = events;
+    this.pipelines = pipelines;
+  }
+
+  @Override
+  public List<dev.varroa.api.v1alpha1.Team> teams() {
+    return pipelines.get().teams();
+  }
+
+  @Override
+  public String run(dev.varroa.api.v1alpha1.Team team, String pipeline, String why) {
+    return pipelines.get().run(team, pipeline, why);
   }
 
   @Override

@@ -177,7 +177,32 @@ public final class WebhookReceiver implements AutoCloseable {
     Map<String, Object> rechecked = new LinkedHashMap<>();
     rechecked.put("composedBundles", rechecks.bundleNames().size());
     rechecked.put("catalogSources", rechecks.catalogSourceNames().size());
+    if (notice instanceof GitPush git) {
+      rechecked.put("pipelines", runPipelines(git));
+    }
     return new Reply(202, Map.of("rechecked", rechecked));
+  }
+
+  // A Team's pipeline with triggers.push builds on its cell; a parked cell is woken first (docs/pipelines.md).
+  private int runPipelines(GitPush push) {
+    List<PushMatcher.PushedPipeline> pipelines;
+    try {
+      pipelines = PushMatcher.pipelines(push, targets.teams());
+    } catch (RuntimeException e) {
+      LOG.warn("event=push_pipelines_unread notice=\"{}\" error=\"{}\"", push.describe(), e.toString());
+      return 0;
+    }
+    for (PushMatcher.PushedPipeline pipeline : pipelines) {
+      String outcome;
+      try {
+        outcome = targets.run(pipeline.team(), pipeline.pipeline(), push.describe());
+      } catch (RuntimeException e) {
+        outcome = "failed: " + e;
+      }
+      LOG.info("event=push_pipeline_run pipeline={} notice=\"{}\" outcome=\"{}\"", pipeline.describe(),
+          push.describe(), outcome);
+    }
+    return pipelines.size();
   }
 
   private Rechecks recheck(PushNotice notice) {

@@ -22,6 +22,38 @@ class PushMatcherTest {
     return PushMatcher.match(notice, bundles, List.of());
   }
 
+  private static dev.varroa.api.v1alpha1.Team team(String namespace, String name, String pipelinesYaml) {
+    return io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Team
+        metadata: {name: %s, namespace: %s}
+        spec:
+          pool: shared
+          pipelines:
+        %s
+        """.formatted(name, namespace, pipelinesYaml.indent(4)), dev.varroa.api.v1alpha1.Team.class);
+  }
+
+  @Test
+  void aBranchPushRunsThePipelinesThatFollowItOnPushOnly() {
+    List<dev.varroa.api.v1alpha1.Team> teams = List.of(
+        team("tenant-b", "web", """
+            - {name: build, repository: "git@github.com:acme/bundles.git", triggers: {push: true}}
+            - {name: nightly, repository: "https://github.com/acme/bundles", triggers: {cron: "H 2 * * *"}}
+            """),
+        team("tenant-a", "api", """
+            - {name: release, repository: "https://github.com/acme/bundles.git", branch: release, triggers: {push: true}}
+            - {name: main, repository: "https://github.com/acme/bundles.git", branch: main, triggers: {push: true}}
+            - {name: other, repository: "https://github.com/acme/other.git", triggers: {push: true}}
+            """));
+
+    assertThat(PushMatcher.pipelines(githubPush("refs/heads/main"), teams))
+        .extracting(PushMatcher.PushedPipeline::describe).containsExactly("tenant-a/api/main", "tenant-b/web/build");
+    assertThat(PushMatcher.pipelines(githubPush("refs/heads/release"), teams))
+        .extracting(PushMatcher.PushedPipeline::describe).containsExactly("tenant-a/api/release");
+    assertThat(PushMatcher.pipelines(githubPush("refs/tags/main"), teams)).isEmpty();
+  }
+
   @Test
   void aBranchPushRechecksEveryBundleFollowingThatBranchWhateverTheUrlForm() {
     List<ComposedBundle> bundles = List.of(

@@ -11,6 +11,8 @@ final class RecordingPushTargets implements PushTargets {
   private final List<CatalogSource> sources;
   final List<String> rechecked = new CopyOnWriteArrayList<>();
   final List<String> reasons = new CopyOnWriteArrayList<>();
+  final List<dev.varroa.api.v1alpha1.Team> teams = new CopyOnWriteArrayList<>();
+  final List<String> runs = new CopyOnWriteArrayList<>();
 
   RecordingPushTargets(List<ComposedBundle> bundles, List<CatalogSource> sources) {
     this.bundles = bundles;
@@ -37,5 +39,16 @@ final class RecordingPushTargets implements PushTargets {
   public void recheck(CatalogSource source, String why) {
     rechecked.add("CatalogSource " + source.getMetadata().getNamespace() + "/" + source.getMetadata().getName());
     reasons.add(why);
+  }
+
+  @Override
+  public List<dev.varroa.api.v1alpha1.Team> teams() {
+    return teams;
+  }
+
+  @Override
+  public String run(dev.varroa.api.v1alpha1.Team team, String pipeline, String why) {
+    runs.add(team.getMetadata().getNamespace() + "/" + team.getMetadata().getName() + "/" + pipeline + ": " + why);
+    return "accepted";
   }
 }

@@ -94,6 +94,31 @@ class WebhookReceiverTest {
   }
 
   @Test
+  void aPushRunsTheTeamPipelinesThatFollowItsBranchAndCountsThem() throws Exception {
+    targets.teams.add(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        apiVersion: varroa.dev/v1alpha1
+        kind: Team
+        metadata: {name: payments, namespace: tenant-a}
+        spec:
+          pool: shared
+          pipelines:
+            - {name: build, repository: "https://github.com/acme/bundles.git", triggers: {push: true}}
+            - {name: nightly, repository: "https://github.com/acme/bundles.git", triggers: {cron: "H 2 * * *"}}
+        """, dev.varroa.api.v1alpha1.Team.class));
+    start();
+
+    HttpResponse<String> response = post("/hooks/git", github("push", githubPushBody("refs/heads/main"), SECRET));
+    HttpResponse<String> replayed = post("/hooks/git", github("push", githubPushBody("refs/heads/main"), SECRET));
+
+    assertThat(response.statusCode()).isEqualTo(202);
+    assertThat(json(response).path("rechecked").path("pipelines").asInt()).isEqualTo(1);
+    assertThat(response.body()).doesNotContain("payments");
+    assertThat(json(replayed).path("ignored").asText()).contains("already received");
+    assertThat(targets.runs).containsExactly(
+        "tenant-a/payments/build: GitHub push to github.com/acme/bundles refs/heads/main");
+  }
+
+  @Test
   void aBadOrMissingSignatureIs401AndRechecksNothing() throws Exception {
     start();
     Delivery forged = github("push", githubPushBody("refs/heads/main"), "not the secret");
