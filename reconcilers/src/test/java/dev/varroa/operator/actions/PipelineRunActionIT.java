@@ -185,6 +185,41 @@ class PipelineRunActionIT {
   }
 
   @Test
+  void aPushRunOfAParkedCellWakesItThenQueuesTheJob(KubeApiServer kube) throws Exception {
+    KubernetesClient client = kube.client();
+    Controller parked = client.resources(Controller.class).inNamespace(POOL_NS).withName("shared-0").get();
+    parked.setStatus(new dev.varroa.api.v1alpha1.ControllerStatus());
+    parked.getStatus().phase = dev.varroa.api.v1alpha1.ControllerStatus.Phase.Hibernated;
+    client.resource(parked).updateStatus();
+    Clock clock = Clock.systemUTC();
+    PushedPipelineRunsUnderTest pushes = new PushedPipelineRunsUnderTest(client, clock);
+    Team alpha = client.resources(Team.class).inNamespace(NS).withName("alpha").get();
+
+    String outcome = pushes.runs.run(alpha, "deploy", "GitHub push to git.example/alpha refs/heads/main");
+
+    assertThat(outcome).startsWith("accepted: ").endsWith("(wake: woken)");
+    assertThat(client.resources(Controller.class).inNamespace(POOL_NS).withName("shared-0").get().getMetadata()
+        .getAnnotations()).containsKey(dev.varroa.api.v1alpha1.ControllerAnnotations.WAKE);
+    QueuedCommand queued = queuedFor(cell);
+    assertThat(queued.getCommand().getRunJob().getJob()).isEqualTo(NS + "_alpha/deploy");
+    assertThat(queued.getCommand().getRunJob().getReason()).contains("by push");
+    assertThat(pushes.runs.teams()).extracting(t -> t.getMetadata().getName()).contains("alpha", "beta");
+  }
+
+  /** What the operator wires for its webhook receiver: the cell wakes and the pipeline-run action of this cluster. */
+  private static final class PushedPipelineRunsUnderTest {
+    final dev.varroa.operator.cell.PushedPipelineRuns runs;
+
+    PushedPipelineRunsUnderTest(KubernetesClient client, Clock clock) {
+      ActivityPublisher activity = new ActivityPublisher(() -> operatorSide, CLUSTER, "operator", clock);
+      runs = new dev.varroa.operator.cell.PushedPipelineRuns(client, CLUSTER,
+          new dev.varroa.operator.cell.CellWakeResponder(client, operatorSide, CLUSTER, clock),
+          new PipelineRunAction(client, CLUSTER, queue, new PipelineRunReporter(() -> operatorSide, clock,
+              Duration.ofMillis(200)), activity, PipelineRunSettings.defaults(), clock));
+    }
+  }
+
+  @Test
   void theSameRequestIdAgainIsReplayedAndQueuesNothingNew() throws Exception {
     String id = UUID.randomUUID().toString();
     ActionResult first = ask(run(id, "alpha", "deploy").build());
