@@ -22,6 +22,7 @@ public record Permission(String verb, String resource) {
   public static final String BROOD_SCHEDULES = "broodschedules";
   public static final String CELL_POOLS = "cellpools";
   public static final String TEAMS = "teams";
+  public static final String PIPELINES = "pipelines";
 
   public static Permission of(String verb, String resource) {
     return new Permission(verb, resource);

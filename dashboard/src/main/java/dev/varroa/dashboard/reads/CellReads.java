@@ -73,7 +73,7 @@ public final class CellReads {
   }
 
   /** The answers of the clusters asked, and who may see which row of them. */
-  private record Listed(ClusterLists.Answers<CellPoolRows> answers, Grants grants, Permission list,
+  record Listed(ClusterLists.Answers<CellPoolRows> answers, Grants grants, Permission list,
       Optional<String> cluster, Optional<String> namespace) {
     boolean shows(String rowCluster, String rowNamespace) {
       return (namespace.isEmpty() || namespace.get().equals(rowNamespace))
@@ -81,7 +81,7 @@ public final class CellReads {
     }
   }
 
-  private Listed ask(Caller caller, Parameters query, Permission list) throws ReadRefused {
+  Listed ask(Caller caller, Parameters query, Permission list) throws ReadRefused {
     Optional<String> cluster = query.cluster("cluster");
     Optional<String> namespace = query.namespace("namespace");
     Grants grants = reads.grants(caller);
