@@ -61,7 +61,7 @@ class McpToolsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_brood_operations",
-      "list_cells", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
+      "list_cells", "list_pipelines", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster");
 
   @RegisterExtension
   static final NatsServerExtension NATS = new NatsServerExtension();
