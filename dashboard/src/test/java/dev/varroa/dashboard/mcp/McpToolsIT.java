@@ -335,6 +335,26 @@ class McpToolsIT {
   }
 
   @Test
+  void listPipelinesGivesARowPerTeamPipelineFilteredByTheTenantsBinding() throws Exception {
+    JsonNode all = await().atMost(DEADLINE).until(() -> structured(call("alice", "list_pipelines", Map.of())),
+        b -> b.path("pipelines").size() == 3);
+    JsonNode first = all.path("pipelines").get(0);
+    assertThat(first.path("team").asText()).isEqualTo("orders");
+    assertThat(first.path("pipeline").asText()).isEqualTo("build");
+    assertThat(first.path("job").asText()).isEqualTo("orders/build");
+    assertThat(first.path("cell").asText()).isEqualTo("builds-0");
+    assertThat(first.path("kind").asText()).isEqualTo("pipeline");
+    // bob's binding is scoped to team-b: the tenant sees its own Team's pipeline only, whatever it asks for
+    JsonNode bob = structured(call("bob", "list_pipelines", Map.of()));
+    assertThat(bob.path("pipelines")).singleElement().satisfies(p -> assertThat(p.path("team").asText())
+        .isEqualTo("mobile"));
+    assertThat(structured(call("bob", "list_pipelines", Map.of("team", "payments"))).path("pipelines")).isEmpty();
+    McpSchema.CallToolResult refused = call("dave", "list_pipelines", Map.of());
+    assertThat(refused.isError()).isTrue();
+    assertThat(text(refused, 0)).contains("list pipelines");
+  }
+
+  @Test
   void listCellsGivesABlockPerPoolFilteredByTheTenantsBinding() throws Exception {
     JsonNode all = await().atMost(DEADLINE).until(() -> structured(call("alice", "list_cells", Map.of())),
         b -> b.path("pools").size() == 2 && b.path("pools").get(0).path("cells").size() == 1);
