@@ -32,7 +32,7 @@ public final class PipelineReads {
   public Map<String, Object> list(Caller caller, Parameters query) throws ReadRefused {
     Optional<String> team = query.team("team");
     Permission list = Permission.of(Permission.LIST, Permission.PIPELINES);
-    CellReads.Listed listed = reads.cells().ask(caller, query, list);
+    CellReads.Listed listed = reads.cells().ask(caller, query, list, true);
     List<Map<String, Object>> pipelines = new ArrayList<>();
     for (ClusterLists.Reply<CellPoolRows> reply : listed.answers().replies()) {
       for (TeamRow row : reply.value().getTeamsList()) {

@@ -72,7 +72,10 @@ public final class CellPoolListResponder implements AutoCloseable {
     dispatcher.subscribe(BusNames.clusterCellPools(cluster), BusNames.OPERATOR_QUEUE_GROUP);
   }
 
-  /** The pools and teams of the requested namespace (every namespace when empty), by namespace then name. */
+  /**
+   * The pools and teams of the requested namespace (every namespace when empty), by namespace then name; each Team's
+   * pipelines when the request asks for them.
+   */
   public CellPoolRows rows(CellPoolsRequest request) {
     Predicate<HasMetadata> inNamespace = o -> request.getNamespace().isEmpty()
         || request.getNamespace().equals(o.getMetadata().getNamespace());
@@ -81,7 +84,8 @@ public final class CellPoolListResponder implements AutoCloseable {
         .forEach(rows::addPools);
     Instant now = clock.instant();
     teams.get().stream().filter(inNamespace).sorted(BY_NAMESPACE_AND_NAME)
-        .map(team -> CellPoolRowRenderer.render(team, now)).forEach(rows::addTeams);
+        .map(team -> request.getPipelines() ? CellPoolRowRenderer.renderWithPipelines(team, now)
+            : CellPoolRowRenderer.render(team)).forEach(rows::addTeams);
     return rows.build();
   }
 

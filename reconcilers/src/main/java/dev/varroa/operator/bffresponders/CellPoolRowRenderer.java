@@ -61,8 +61,19 @@ public final class CellPoolRowRenderer {
     return row.build();
   }
 
-  /** The Team's row; {@code now} is when the answer is made, what each pipeline's next timer run is after. */
-  public static TeamRow render(Team team, Instant now) {
+  /** The Team's row with a row per pipeline; {@code now} is when the answer is made, the next timer runs follow it. */
+  public static TeamRow renderWithPipelines(Team team, Instant now) {
+    TeamRow.Builder row = render(team).toBuilder();
+    if (team.getSpec() != null && team.getSpec().pipelines != null) {
+      String folder = TeamRef.folder(team);
+      team.getSpec().pipelines.stream().filter(Objects::nonNull)
+          .map(pipeline -> pipeline(folder, pipeline, now)).forEach(row::addPipelineRows);
+    }
+    return row.build();
+  }
+
+  /** The Team's row, its pipelines counted only. */
+  public static TeamRow render(Team team) {
     TeamRow.Builder row = TeamRow.newBuilder()
         .setNamespace(text(team.getMetadata().getNamespace()))
         .setName(text(team.getMetadata().getName()))
@@ -70,11 +81,6 @@ public final class CellPoolRowRenderer {
     if (team.getSpec() != null) {
       row.setPool(text(team.getSpec().pool))
           .setPipelines(team.getSpec().pipelines == null ? 0 : team.getSpec().pipelines.size());
-      if (team.getSpec().pipelines != null) {
-        String folder = TeamRef.folder(team);
-        team.getSpec().pipelines.stream().filter(Objects::nonNull)
-            .map(pipeline -> pipeline(folder, pipeline, now)).forEach(row::addPipelineRows);
-      }
     }
     TeamStatus status = team.getStatus();
     if (status != null) {

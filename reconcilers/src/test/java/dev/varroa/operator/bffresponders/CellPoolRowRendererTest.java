@@ -47,7 +47,7 @@ class CellPoolRowRendererTest {
 
   @Test
   void namesEachPipelinesJobInTheTeamsFolderAndTheCellNamespace() {
-    TeamRow row = CellPoolRowRenderer.render(team("tenant-a", "cells", pipeline("build", null, null)), NOW);
+    TeamRow row = CellPoolRowRenderer.renderWithPipelines(team("tenant-a", "cells", pipeline("build", null, null)), NOW);
 
     assertThat(row.getCellNamespace()).isEqualTo("cells");
     assertThat(row.getPipelineRowsList()).singleElement().satisfies(p -> {
@@ -60,8 +60,17 @@ class CellPoolRowRendererTest {
   }
 
   @Test
+  void theTeamsRowAloneCountsItsPipelinesWithoutListingThem() {
+    TeamRow row = CellPoolRowRenderer.render(team("tenant-a", "cells", pipeline("build", null, null)));
+
+    assertThat(row.getPipelines()).isEqualTo(1);
+    assertThat(row.getPipelineRowsList()).isEmpty();
+    assertThat(row.getCellNamespace()).isEqualTo("cells");
+  }
+
+  @Test
   void givesTheNextRunOfTheCronTriggerInUtc() {
-    PipelineRow row = CellPoolRowRenderer.render(team("cells", null, pipeline("nightly", "0 2 * * *", "H/5 * * * *")),
+    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team("cells", null, pipeline("nightly", "0 2 * * *", "H/5 * * * *")),
         NOW).getPipelineRows(0);
 
     assertThat(row.getJob()).isEqualTo("payments/nightly");
@@ -72,7 +81,7 @@ class CellPoolRowRendererTest {
 
   @Test
   void showsNoNextRunForACronJenkinsRefuses() {
-    PipelineRow row = CellPoolRowRenderer.render(team("cells", null, pipeline("odd", "61 * * * *", null)), NOW)
+    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team("cells", null, pipeline("odd", "61 * * * *", null)), NOW)
         .getPipelineRows(0);
 
     assertThat(row.getCron()).isEqualTo("61 * * * *");
