@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code varroactl get pipelines}: a row per pipeline of every Team; a cluster whose list did not arrive is a warning. */
+/** {@code varroactl get pipelines}: a row per pipeline of every Team; a missing cluster's list is a warning. */
 @Command(name = "pipelines", aliases = "pipeline", mixinStandardHelpOptions = true,
     description = {"Pipelines of every Team you may list pipelines of, across the registered clusters: the cell"
         + " running them, the job's kind (unknown for a member cluster's Team), the last run's result and the next"

@@ -17,8 +17,8 @@ class GetPipelinesCommandTest {
 
   @Test
   void saysTheResultRunningQueuedOrNothing() throws Exception {
-    assertThat(GetPipelinesCommand.lastResult(run("{\"result\": \"FAILURE\", \"startedAt\": \"2026-12-05T01:00:00Z\"}")))
-        .isEqualTo("FAILURE");
+    assertThat(GetPipelinesCommand.lastResult(
+        run("{\"result\": \"FAILURE\", \"startedAt\": \"2026-12-05T01:00:00Z\"}"))).isEqualTo("FAILURE");
     assertThat(GetPipelinesCommand.lastResult(run("{\"result\": null, \"startedAt\": \"2026-12-05T01:00:00Z\"}")))
         .isEqualTo("running");
     assertThat(GetPipelinesCommand.lastResult(run("{\"result\": null, \"startedAt\": null}"))).isEqualTo("queued");

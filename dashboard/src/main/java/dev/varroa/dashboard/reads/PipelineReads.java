@@ -36,7 +36,8 @@ public final class PipelineReads {
     List<Map<String, Object>> pipelines = new ArrayList<>();
     for (ClusterLists.Reply<CellPoolRows> reply : listed.answers().replies()) {
       for (TeamRow row : reply.value().getTeamsList()) {
-        if (team.isPresent() && !team.get().equals(row.getName()) || !listed.shows(reply.cluster(), row.getNamespace())) {
+        boolean otherTeam = team.isPresent() && !team.get().equals(row.getName());
+        if (otherTeam || !listed.shows(reply.cluster(), row.getNamespace())) {
           continue;
         }
         for (PipelineRow pipeline : row.getPipelineRowsList()) {

@@ -52,7 +52,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * GET /pipelines and MCP-free reads over two clusters (the core and a member, each its own API server and operator),
+ * GET /pipelines over two clusters (the core and a member, each its own API server and operator),
  * PostgreSQL as the record store and a real OpenID provider: a row per pipeline of every Team with its job on its
  * cell, kind pipeline on the core and unknown on the member, the newest run of its job from the runs table and the
  * next cron run; a tenant's namespace-scoped binding sees only its Teams' pipelines; a silent member is named.

@@ -31,8 +31,9 @@ class PipelineViewsTest {
         .containsEntry("job", "tenant-a_payments/build").containsEntry("branch", null)
         .containsEntry("nextRun", "2026-12-06T02:17:00Z").containsEntry("lastRun", null);
     assertThat(row.get("triggers")).isEqualTo(triggers("H 2 * * *", null, false));
-    Map<String, Object> pending = PipelineViews.pipeline("eu-1", "eu-1", TeamRow.newBuilder().setNamespace("tenant-a")
-        .setName("late").build(), PipelineRow.newBuilder().setName("build").setJob("tenant-a_late/build").build(), null);
+    TeamRow late = TeamRow.newBuilder().setNamespace("tenant-a").setName("late").build();
+    Map<String, Object> pending = PipelineViews.pipeline("eu-1", "eu-1", late,
+        PipelineRow.newBuilder().setName("build").setJob("tenant-a_late/build").build(), null);
     assertThat(pending).containsEntry("cell", null).containsEntry("cellNamespace", null).containsEntry("nextRun", null);
   }
 

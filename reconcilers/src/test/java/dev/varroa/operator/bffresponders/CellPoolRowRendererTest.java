@@ -47,7 +47,8 @@ class CellPoolRowRendererTest {
 
   @Test
   void namesEachPipelinesJobInTheTeamsFolderAndTheCellNamespace() {
-    TeamRow row = CellPoolRowRenderer.renderWithPipelines(team("tenant-a", "cells", pipeline("build", null, null)), NOW);
+    TeamRow row = CellPoolRowRenderer.renderWithPipelines(team("tenant-a", "cells", pipeline("build", null, null)),
+        NOW);
 
     assertThat(row.getCellNamespace()).isEqualTo("cells");
     assertThat(row.getPipelineRowsList()).singleElement().satisfies(p -> {
@@ -70,8 +71,8 @@ class CellPoolRowRendererTest {
 
   @Test
   void givesTheNextRunOfTheCronTriggerInUtc() {
-    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team("cells", null, pipeline("nightly", "0 2 * * *", "H/5 * * * *")),
-        NOW).getPipelineRows(0);
+    Team team = team("cells", null, pipeline("nightly", "0 2 * * *", "H/5 * * * *"));
+    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team, NOW).getPipelineRows(0);
 
     assertThat(row.getJob()).isEqualTo("payments/nightly");
     assertThat(row.getCron()).isEqualTo("0 2 * * *");
@@ -81,8 +82,8 @@ class CellPoolRowRendererTest {
 
   @Test
   void showsNoNextRunForACronJenkinsRefuses() {
-    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team("cells", null, pipeline("odd", "61 * * * *", null)), NOW)
-        .getPipelineRows(0);
+    Team team = team("cells", null, pipeline("odd", "61 * * * *", null));
+    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team, NOW).getPipelineRows(0);
 
     assertThat(row.getCron()).isEqualTo("61 * * * *");
     assertThat(row.getNextRun()).isEmpty();
