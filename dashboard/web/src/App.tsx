@@ -11,6 +11,7 @@ import { ControllerPage } from './pages/ControllerPage';
 import { ControllersPage } from './pages/ControllersPage';
 import { NewControllerPage } from './pages/NewControllerPage';
 import { OverviewPage } from './pages/OverviewPage';
+import { PipelinesPage } from './pages/PipelinesPage';
 import { RunPage } from './pages/RunPage';
 import { SchedulesPage } from './pages/SchedulesPage';
 import { BASE, interceptLinks, navigate, pendingSearchFocus, routeSegments, useLocation } from './router';
@@ -74,6 +75,7 @@ export function App() {
     page = <BroodOperationPage cluster={segments[1]} namespace={segments[2]} name={segments[3]} search={location.search} />;
   else if (section === 'schedules' && segments.length === 1) page = <SchedulesPage />;
   else if (section === 'cells' && segments.length === 1) page = <CellsPage />;
+  else if (section === 'pipelines' && segments.length === 1) page = <PipelinesPage search={location.search} />;
   else page = <NotFound path={location.pathname} />;
 
   return (

@@ -10,6 +10,7 @@ const NAV = [
   { label: 'Brood operations', href: `${BASE}/broodoperations`, section: 'broodoperations' },
   { label: 'Schedules', href: `${BASE}/schedules`, section: 'schedules' },
   { label: 'Cells', href: `${BASE}/cells`, section: 'cells' },
+  { label: 'Pipelines', href: `${BASE}/pipelines`, section: 'pipelines' },
   { label: 'Clusters', href: `${BASE}/clusters`, section: 'clusters' },
 ];
 

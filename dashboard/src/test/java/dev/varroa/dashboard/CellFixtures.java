@@ -66,6 +66,7 @@ public final class CellFixtures {
     TeamStatus status = new TeamStatus();
     status.phase = cell == null ? TeamStatus.Phase.Pending : TeamStatus.Phase.Placed;
     status.cell = cell;
+    status.cellNamespace = cell == null ? null : namespace;
     status.placedSince = cell == null ? null : "2026-12-05T00:00:00Z";
     status.message = cell == null ? "every cell of pool " + pool + " is full; fix: scale the pool" : null;
     team.setStatus(status);

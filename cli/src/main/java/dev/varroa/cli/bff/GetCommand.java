@@ -8,5 +8,5 @@ import picocli.CommandLine.Command;
         + " VarroaRoleBindings let you see). Exit codes: 0 listed, 1 the server or network gave an error (401, 403,"
         + " 404, 5xx, unreachable), or no valid login.",
     subcommands = {GetClustersCommand.class, GetControllersCommand.class, GetActivityCommand.class,
-        GetCellPoolsCommand.class, GetTeamsCommand.class})
+        GetCellPoolsCommand.class, GetTeamsCommand.class, GetPipelinesCommand.class})
 public final class GetCommand {}

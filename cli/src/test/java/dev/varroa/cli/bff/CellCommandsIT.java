@@ -139,6 +139,27 @@ class CellCommandsIT {
   }
 
   @Test
+  void pipelinesOfEveryTeamWithCellKindAndTheTenantsOwnOnly() {
+    VarroactlRun pipelines = varroactl("alice", "get", "pipelines");
+    assertThat(pipelines.exitCode()).as(pipelines.err()).isZero();
+    assertThat(pipelines.out().lines().findFirst().orElseThrow()).startsWith("CLUSTER").contains("LAST-RESULT")
+        .contains("NEXT-RUN");
+    assertThat(pipelines.out()).containsPattern("east +tenant-b +data +build +ci-east-0 +unknown +- +- *\\R")
+        .containsPattern("eu-1 +tenant-a +payments +build +builds-0 +pipeline +- +- *\\R")
+        .containsPattern("eu-1 +tenant-a +late +build +- +pipeline ");
+    assertThat(varroactl("alice", "get", "pipelines", "--cluster", MEMBER, "-o", "wide").out())
+        .contains("data/build").contains("https://git.example/data/app.git").doesNotContain("payments");
+    VarroactlRun bob = varroactl("bob", "get", "pipelines");
+    assertThat(bob.out()).contains("data").contains("ml").doesNotContain("payments");
+    VarroactlRun none = varroactl("bob", "get", "pipelines", "-n", "tenant-a");
+    assertThat(none.exitCode()).isZero();
+    assertThat(none.err()).contains("No pipelines found in namespace tenant-a.");
+    VarroactlRun refused = varroactl("dave", "get", "pipelines");
+    assertThat(refused.exitCode()).isEqualTo(1);
+    assertThat(refused.err()).contains("list pipelines");
+  }
+
+  @Test
   void aTenantScopedUserSeesOnlyItsNamespaceAndNoBindingIsRefused() {
     VarroactlRun pools = varroactl("bob", "get", "cellpools");
     assertThat(pools.exitCode()).as(pools.err()).isZero();
@@ -159,7 +180,7 @@ class CellCommandsIT {
     operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).put("eu-2", ClusterPresence.newBuilder().setName("eu-2")
         .setRole("member").setRefreshedAtEpochMillis(System.currentTimeMillis()).build().toByteArray());
     try {
-      for (String kind : List.of("cellpools", "teams")) {
+      for (String kind : List.of("cellpools", "teams", "pipelines")) {
         VarroactlRun partial = varroactl("alice", "get", kind);
         assertThat(partial.exitCode()).isZero();
         assertThat(partial.out()).contains("ci-east");

@@ -90,6 +90,7 @@ public final class ReadApiServlet extends HttpServlet {
       case "broodschedules" -> exactly(path, 1, () -> ok(response, reads.brood().schedules(caller, query)));
       case "cells" -> exactly(path, 1, () -> ok(response, reads.cells().pools(caller, query)));
       case "teams" -> exactly(path, 1, () -> ok(response, reads.cells().teams(caller, query)));
+      case "pipelines" -> exactly(path, 1, () -> ok(response, reads.pipelines().list(caller, query)));
       case "statistics" -> exactly(path, 2, () -> {
         if (!"runs".equals(path.get(1))) {
           notFound(request);

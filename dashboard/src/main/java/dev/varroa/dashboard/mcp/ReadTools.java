@@ -55,7 +55,8 @@ final class ReadTools {
   }
 
   List<SyncToolSpecification> all() {
-    return List.of(listControllers(), getController(), listBroodOperations(), listCells(), listActivity(), listRuns(),
+    return List.of(listControllers(), getController(), listBroodOperations(), listCells(), listPipelines(),
+        listActivity(), listRuns(),
         getRun(), getRunLogTail());
   }
 
@@ -100,6 +101,20 @@ final class ReadTools {
         object(props("pools", array(ToolSchemas.CELL_POOL), "clusters", array(ToolSchemas.CLUSTER_ANSWER)),
             List.of("pools", "clusters")),
         (caller, arguments) -> reads.cells().pools(caller, arguments));
+  }
+
+  private SyncToolSpecification listPipelines() {
+    return tool("list_pipelines", "List team pipelines",
+        "Every pipeline of every Team the caller may list pipelines of, across every registered cluster: team, cell,"
+            + " the job's name, kind, triggers, the newest recorded run (result, duration, when) and the next cron"
+            + " run; `clusters` says how each cluster answered (a cluster whose list did not arrive is named with ok"
+            + " false and a reason, and contributes no rows).",
+        input(props("cluster", string("only this cluster"), "namespace", string("only this namespace"), "team",
+            string("only this Team")), List.of()),
+        object(props("pipelines", array(ToolSchemas.PIPELINE), "recordStore",
+            bool("whether the build record store is enabled (lastRun is null without it)"), "clusters",
+            array(ToolSchemas.CLUSTER_ANSWER)), List.of("pipelines", "clusters")),
+        (caller, arguments) -> reads.pipelines().list(caller, arguments));
   }
 
   private SyncToolSpecification getController() {

@@ -86,6 +86,30 @@ final class ToolSchemas {
       "createdAt", nullable("string", "RFC 3339")),
       List.of("cluster", "namespace", "name", "cells"));
 
+  static final Map<String, Object> PIPELINE = object(props(
+      "cluster", string("the cluster the Team is in"),
+      "namespace", string("the Team's namespace (the tenant)"),
+      "team", string("the Team"),
+      "pipeline", string("the pipeline's name in spec.pipelines"),
+      "cell", nullable("string", "the cell Controller hosting the Team; null while the Team waits for a cell"),
+      "cellNamespace", nullable("string", "the cell's namespace (its pool's)"),
+      "job", string("the job's full name in the cell: <team folder>/<pipeline>"),
+      "repository", string("the Git repository"),
+      "branch", nullable("string", "the branch; null: main"),
+      "scriptPath", nullable("string", "the Pipeline script's path; null: Jenkinsfile"),
+      "kind", string("'pipeline' for a Team on the core cluster; 'unknown' for a member's Team (the core does not"
+          + " read a member Team's composed bundle)"),
+      "triggers", object(props("cron", nullable("string", "Jenkins cron spec"), "pollScm",
+          nullable("string", "Jenkins cron spec for SCM polling"), "push", bool("a push trigger is set")), List.of()),
+      "lastRun", Map.of("type", List.of("object", "null"), "description",
+          "the newest recorded run of the job on the cell; null without one or without a record store",
+          "properties", props("runId", string("the run's id (get_run)"), "build", nullable("integer", "build number"),
+              "result", nullable("string", "SUCCESS, FAILURE, ...; null while it runs"),
+              "durationMillis", nullable("integer", "how long it ran"), "queuedAt", nullable("string", "RFC 3339"),
+              "startedAt", nullable("string", "RFC 3339"), "completedAt", nullable("string", "RFC 3339"))),
+      "nextRun", nullable("string", "the next time the cron trigger fires, RFC 3339 UTC; null without one")),
+      List.of("cluster", "namespace", "team", "pipeline", "job", "kind"));
+
   private static Map<String, Object> detail() {
     Map<String, Object> properties = rowProperties();
     properties.put("spec", Map.of("type", "object", "description", "the Controller's spec"));

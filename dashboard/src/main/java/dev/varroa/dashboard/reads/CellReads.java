@@ -35,7 +35,7 @@ public final class CellReads {
   /** Every CellPool the caller may list, a block per pool per cluster, in cluster, namespace, name order. */
   public Map<String, Object> pools(Caller caller, Parameters query) throws ReadRefused {
     Permission list = Permission.of(Permission.LIST, Permission.CELL_POOLS);
-    Listed listed = ask(caller, query, list);
+    Listed listed = ask(caller, query, list, false);
     List<Map<String, Object>> pools = new ArrayList<>();
     for (ClusterLists.Reply<CellPoolRows> reply : listed.answers().replies()) {
       for (CellPoolRow row : reply.value().getPoolsList()) {
@@ -54,7 +54,7 @@ public final class CellReads {
   public Map<String, Object> teams(Caller caller, Parameters query) throws ReadRefused {
     Optional<String> pool = query.pool("pool");
     Permission list = Permission.of(Permission.LIST, Permission.TEAMS);
-    Listed listed = ask(caller, query, list);
+    Listed listed = ask(caller, query, list, false);
     List<Map<String, Object>> teams = new ArrayList<>();
     for (ClusterLists.Reply<CellPoolRows> reply : listed.answers().replies()) {
       for (TeamRow row : reply.value().getTeamsList()) {
@@ -73,7 +73,7 @@ public final class CellReads {
   }
 
   /** The answers of the clusters asked, and who may see which row of them. */
-  private record Listed(ClusterLists.Answers<CellPoolRows> answers, Grants grants, Permission list,
+  record Listed(ClusterLists.Answers<CellPoolRows> answers, Grants grants, Permission list,
       Optional<String> cluster, Optional<String> namespace) {
     boolean shows(String rowCluster, String rowNamespace) {
       return (namespace.isEmpty() || namespace.get().equals(rowNamespace))
@@ -81,7 +81,8 @@ public final class CellReads {
     }
   }
 
-  private Listed ask(Caller caller, Parameters query, Permission list) throws ReadRefused {
+  /** @param pipelines whether each Team's pipeline rows are wanted (GET /pipelines) */
+  Listed ask(Caller caller, Parameters query, Permission list, boolean pipelines) throws ReadRefused {
     Optional<String> cluster = query.cluster("cluster");
     Optional<String> namespace = query.namespace("namespace");
     Grants grants = reads.grants(caller);
@@ -91,7 +92,8 @@ public final class CellReads {
       throw ReadRefused.notFound("cluster " + cluster.get() + " is not registered; `varroactl get clusters` lists "
           + "the registered ones");
     }
-    byte[] request = CellPoolsRequest.newBuilder().setNamespace(namespace.orElse("")).build().toByteArray();
+    byte[] request = CellPoolsRequest.newBuilder().setNamespace(namespace.orElse("")).setPipelines(pipelines)
+        .build().toByteArray();
     ClusterLists.Asked<CellPoolRows> asked = ClusterLists.ask(reads.bus().get(),
         registered.stream().filter(p -> cluster.isEmpty() || cluster.get().equals(p.getName())).toList(),
         BusNames::clusterCellPools, request, CellPoolRows::parseFrom, INVALID_CELL_POOL_ROW,

@@ -94,6 +94,11 @@ public final class DashboardReads {
     return new PipelineRunReads(nats, this::grants);
   }
 
+  /** GET /pipelines: the Teams' pipelines across clusters, with their last recorded run. */
+  public PipelineReads pipelines() {
+    return new PipelineReads(this, records);
+  }
+
   /** The NATS connection the reads use, for the actions sent beside them (docs/actions.md). */
   public Supplier<Connection> bus() {
     return nats;

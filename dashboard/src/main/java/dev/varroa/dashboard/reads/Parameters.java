@@ -44,6 +44,11 @@ public final class Parameters {
     return matching(name, DNS_SUBDOMAIN, "a CellPool name (lower-case letters, digits, '-' and '.')");
   }
 
+  /** A Team name (a DNS subdomain, as any custom resource's). */
+  public Optional<String> team(String name) throws ReadRefused {
+    return matching(name, DNS_SUBDOMAIN, "a Team name (lower-case letters, digits, '-' and '.')");
+  }
+
   public Optional<Boolean> bool(String name) throws ReadRefused {
     Optional<String> value = text(name);
     if (value.isEmpty()) {

@@ -61,7 +61,7 @@ class McpToolsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final List<String> TOOLS = List.of("list_controllers", "get_controller", "list_brood_operations",
-      "list_cells", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster", "run_pipeline",
+      "list_cells", "list_pipelines", "list_activity", "list_runs", "get_run", "get_run_log_tail", "drain_cluster", "run_pipeline",
       "get_pipeline_run");
 
   @RegisterExtension
@@ -333,6 +333,26 @@ class McpToolsIT {
     } finally {
       operatorBus.keyValue(BusNames.CLUSTERS_BUCKET).delete("eu-2");
     }
+  }
+
+  @Test
+  void listPipelinesGivesARowPerTeamPipelineFilteredByTheTenantsBinding() throws Exception {
+    JsonNode all = await().atMost(DEADLINE).until(() -> structured(call("alice", "list_pipelines", Map.of())),
+        b -> b.path("pipelines").size() == 3);
+    JsonNode first = all.path("pipelines").get(0);
+    assertThat(first.path("team").asText()).isEqualTo("orders");
+    assertThat(first.path("pipeline").asText()).isEqualTo("build");
+    assertThat(first.path("job").asText()).isEqualTo("orders/build");
+    assertThat(first.path("cell").asText()).isEqualTo("builds-0");
+    assertThat(first.path("kind").asText()).isEqualTo("pipeline");
+    // bob's binding is scoped to team-b: the tenant sees its own Team's pipeline only, whatever it asks for
+    JsonNode bob = structured(call("bob", "list_pipelines", Map.of()));
+    assertThat(bob.path("pipelines")).singleElement().satisfies(p -> assertThat(p.path("team").asText())
+        .isEqualTo("mobile"));
+    assertThat(structured(call("bob", "list_pipelines", Map.of("team", "payments"))).path("pipelines")).isEmpty();
+    McpSchema.CallToolResult refused = call("dave", "list_pipelines", Map.of());
+    assertThat(refused.isError()).isTrue();
+    assertThat(text(refused, 0)).contains("list pipelines");
   }
 
   @Test

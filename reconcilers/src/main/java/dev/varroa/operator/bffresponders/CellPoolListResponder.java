@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -35,6 +37,7 @@ public final class CellPoolListResponder implements AutoCloseable {
   private final String cluster;
   private final Supplier<Collection<CellPool>> pools;
   private final Supplier<Collection<Team>> teams;
+  private final Clock clock;
   private final List<AutoCloseable> owned = new ArrayList<>();
   private Dispatcher dispatcher;
 
@@ -51,10 +54,17 @@ public final class CellPoolListResponder implements AutoCloseable {
 
   public CellPoolListResponder(Connection nats, String cluster, Supplier<Collection<CellPool>> pools,
       Supplier<Collection<Team>> teams) {
+    this(nats, cluster, pools, teams, Clock.systemUTC());
+  }
+
+  /** {@code clock} says when an answer is made: each pipeline's next timer run is the first after it. */
+  public CellPoolListResponder(Connection nats, String cluster, Supplier<Collection<CellPool>> pools,
+      Supplier<Collection<Team>> teams, Clock clock) {
     this.nats = nats;
     this.cluster = cluster;
     this.pools = pools;
     this.teams = teams;
+    this.clock = clock;
   }
 
   public synchronized void start() {
@@ -62,15 +72,20 @@ public final class CellPoolListResponder implements AutoCloseable {
     dispatcher.subscribe(BusNames.clusterCellPools(cluster), BusNames.OPERATOR_QUEUE_GROUP);
   }
 
-  /** The pools and teams of the requested namespace (every namespace when empty), by namespace then name. */
+  /**
+   * The pools and teams of the requested namespace (every namespace when empty), by namespace then name; each Team's
+   * pipelines when the request asks for them.
+   */
   public CellPoolRows rows(CellPoolsRequest request) {
     Predicate<HasMetadata> inNamespace = o -> request.getNamespace().isEmpty()
         || request.getNamespace().equals(o.getMetadata().getNamespace());
     CellPoolRows.Builder rows = CellPoolRows.newBuilder().setCluster(cluster);
     pools.get().stream().filter(inNamespace).sorted(BY_NAMESPACE_AND_NAME).map(CellPoolRowRenderer::render)
         .forEach(rows::addPools);
-    teams.get().stream().filter(inNamespace).sorted(BY_NAMESPACE_AND_NAME).map(CellPoolRowRenderer::render)
-        .forEach(rows::addTeams);
+    Instant now = clock.instant();
+    teams.get().stream().filter(inNamespace).sorted(BY_NAMESPACE_AND_NAME)
+        .map(team -> request.getPipelines() ? CellPoolRowRenderer.renderWithPipelines(team, now)
+            : CellPoolRowRenderer.render(team)).forEach(rows::addTeams);
     return rows.build();
   }
 

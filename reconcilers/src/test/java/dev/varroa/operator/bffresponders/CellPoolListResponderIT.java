@@ -11,6 +11,7 @@ import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.bus.v1.CellPoolRow;
 import dev.varroa.protocol.bus.v1.CellPoolRows;
 import dev.varroa.protocol.bus.v1.CellPoolsRequest;
+import dev.varroa.protocol.bus.v1.PipelineRow;
 import dev.varroa.protocol.bus.v1.TeamRow;
 import dev.varroa.testfixtures.kube.KubeApiServer;
 import dev.varroa.testfixtures.kube.RequestCounter;
@@ -101,6 +102,9 @@ class CellPoolListResponderIT {
       assertThat(pending.getPool()).isEqualTo("builds");
       assertThat(pending.getPipelines()).isEqualTo(2);
       assertThat(pending.getPhase()).isEmpty();
+      assertThat(pending.getPipelineRowsList()).as("asked without pipelines").isEmpty();
+      assertThat(pipelineRows(bff).getTeams(0).getPipelineRowsList()).extracting(PipelineRow::getJob)
+          .containsExactly("payments/api", "payments/web");
 
       // the pool reconciler writes the pool's and the team's status: the next answer carries them, from the informers
       CellPoolStatus status = new CellPoolStatus();
@@ -148,6 +152,11 @@ class CellPoolListResponderIT {
     cell.teams = teams;
     cell.draining = draining;
     return cell;
+  }
+
+  private static CellPoolRows pipelineRows(Connection bff) throws Exception {
+    return CellPoolRows.parseFrom(bff.request(BusNames.clusterCellPools("eu-1"), CellPoolsRequest.newBuilder()
+        .setPipelines(true).build().toByteArray(), ANSWER).getData());
   }
 
   private static CellPoolRows rows(Connection bff, String namespace) throws Exception {
