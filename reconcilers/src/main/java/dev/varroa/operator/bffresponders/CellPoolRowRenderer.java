@@ -104,7 +104,7 @@ public final class CellPoolRowRenderer {
         .setJob(job);
     TeamSpec.Triggers triggers = pipeline.triggers;
     if (triggers != null) {
-      row.setCron(text(triggers.cron)).setPollScm(text(triggers.pollScm));
+      row.setCron(text(triggers.cron)).setPollScm(text(triggers.pollScm)).setPush(Boolean.TRUE.equals(triggers.push));
       if (triggers.cron != null && !triggers.cron.isBlank()) {
         row.setNextRun(nextRun(job, triggers.cron, now));
       }

@@ -78,6 +78,18 @@ class CellPoolRowRendererTest {
     assertThat(row.getCron()).isEqualTo("0 2 * * *");
     assertThat(row.getPollScm()).isEqualTo("H/5 * * * *");
     assertThat(row.getNextRun()).isEqualTo("2026-12-06T02:00:00Z");
+    assertThat(row.getPush()).isFalse();
+  }
+
+  @Test
+  void saysWhenAPushRunsThePipeline() {
+    TeamSpec.Pipeline onPush = pipeline("service", null, null);
+    onPush.triggers = new TeamSpec.Triggers();
+    onPush.triggers.push = true;
+    PipelineRow row = CellPoolRowRenderer.renderWithPipelines(team("cells", null, onPush), NOW).getPipelineRows(0);
+
+    assertThat(row.getPush()).isTrue();
+    assertThat(row.getNextRun()).isEmpty();
   }
 
   @Test
