@@ -56,6 +56,12 @@ public final class BusNames {
    */
   public static final String PIPELINE_RUN_STATUS_SUBJECT = "varroa.recorder.pipeline-run-status";
 
+  /**
+   * Subject the recorder takes a cross-tenant step's call on (PipelineCall, reply PipelineCallAnswer, queue group
+   * {@link #RECORDER_QUEUE_GROUP}); only gateways publish here, for the mite whose stream they hold.
+   */
+  public static final String PIPELINE_CALLS_SUBJECT = "varroa.recorder.pipeline-calls";
+
   /** JetStream stream (seed 001): the recorder's fixed 72-hour buffer of every activity subject, payload ActivityEvent. */
   public static final String ACTIVITY_STREAM = "varroa_activity";
   /** How long {@link #ACTIVITY_STREAM} keeps an event, drained into the PostgreSQL activity table or not. */
