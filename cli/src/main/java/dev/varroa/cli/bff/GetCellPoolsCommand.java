@@ -41,22 +41,9 @@ public final class GetCellPoolsCommand implements Callable<Integer> {
     Map<String, String> query = new LinkedHashMap<>();
     query.put("cluster", cluster);
     query.put("namespace", namespace);
-    JsonNode answer = server.client().json("/cells", query);
-    var out = spec.commandLine().getOut();
-    if (output.document()) {
-      output.printDocument(answer, out);
-    } else {
-      Table table = table(answer.path("pools"), output == OutputFormat.wide,
-          GetClustersCommand.root(spec).clock().instant());
-      if (table.isEmpty()) {
-        spec.commandLine().getErr().println("No cell pools found" + (namespace == null ? "" : " in namespace "
-            + namespace) + (cluster == null ? "" : " in cluster " + cluster) + ".");
-      } else {
-        table.print(out);
-      }
-    }
-    ClusterAnswers.warnListsMissing(answer, spec.commandLine().getErr());
-    return 0;
+    return ClusterAnswers.printList(spec, server, output, "/cells", query, "pools", GetCellPoolsCommand::table,
+        "No cell pools found" + ClusterAnswers.where("namespace", namespace)
+            + ClusterAnswers.where("cluster", cluster) + ".");
   }
 
   static Table table(JsonNode pools, boolean wide, Instant now) {

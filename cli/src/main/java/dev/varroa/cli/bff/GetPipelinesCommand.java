@@ -46,23 +46,9 @@ public final class GetPipelinesCommand implements Callable<Integer> {
     query.put("cluster", cluster);
     query.put("namespace", namespace);
     query.put("team", team);
-    JsonNode answer = server.client().json("/pipelines", query);
-    var out = spec.commandLine().getOut();
-    if (output.document()) {
-      output.printDocument(answer, out);
-    } else {
-      Table table = table(answer.path("pipelines"), output == OutputFormat.wide,
-          GetClustersCommand.root(spec).clock().instant());
-      if (table.isEmpty()) {
-        spec.commandLine().getErr().println("No pipelines found" + (team == null ? "" : " of team " + team)
-            + (namespace == null ? "" : " in namespace " + namespace) + (cluster == null ? "" : " in cluster "
-            + cluster) + ".");
-      } else {
-        table.print(out);
-      }
-    }
-    ClusterAnswers.warnListsMissing(answer, spec.commandLine().getErr());
-    return 0;
+    return ClusterAnswers.printList(spec, server, output, "/pipelines", query, "pipelines", GetPipelinesCommand::table,
+        "No pipelines found" + (team == null ? "" : " of team " + team)
+            + ClusterAnswers.where("namespace", namespace) + ClusterAnswers.where("cluster", cluster) + ".");
   }
 
   static Table table(JsonNode pipelines, boolean wide, Instant now) {

@@ -45,23 +45,9 @@ public final class GetTeamsCommand implements Callable<Integer> {
     query.put("cluster", cluster);
     query.put("namespace", namespace);
     query.put("pool", pool);
-    JsonNode answer = server.client().json("/teams", query);
-    var out = spec.commandLine().getOut();
-    if (output.document()) {
-      output.printDocument(answer, out);
-    } else {
-      Table table = table(answer.path("teams"), output == OutputFormat.wide,
-          GetClustersCommand.root(spec).clock().instant());
-      if (table.isEmpty()) {
-        spec.commandLine().getErr().println("No teams found" + (pool == null ? "" : " in pool " + pool)
-            + (namespace == null ? "" : " in namespace " + namespace) + (cluster == null ? "" : " in cluster "
-            + cluster) + ".");
-      } else {
-        table.print(out);
-      }
-    }
-    ClusterAnswers.warnListsMissing(answer, spec.commandLine().getErr());
-    return 0;
+    return ClusterAnswers.printList(spec, server, output, "/teams", query, "teams", GetTeamsCommand::table,
+        "No teams found" + ClusterAnswers.where("pool", pool) + ClusterAnswers.where("namespace", namespace)
+            + ClusterAnswers.where("cluster", cluster) + ".");
   }
 
   static Table table(JsonNode teams, boolean wide, Instant now) {
