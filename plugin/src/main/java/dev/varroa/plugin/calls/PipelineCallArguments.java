@@ -14,8 +14,9 @@ public record PipelineCallArguments(String team, String pipeline, String cluster
 
   public static final String STEP = "varroaRunPipeline";
   public static final int DEFAULT_TIMEOUT_MINUTES = 60;
-  // Kubernetes object names (RFC 1123 labels): the called Team, its namespace and the cluster are such names.
-  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  // A namespace is an RFC 1123 label; a Team's and a cluster's names may hold dots too (as spec.callableBy reads them).
+  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
   public PipelineCallArguments {
     parameters = Map.copyOf(parameters);
@@ -30,8 +31,9 @@ public record PipelineCallArguments(String team, String pipeline, String cluster
           + " team: 'namespace/name'");
     }
     String[] parts = calledTeam.split("/", -1);
-    if (parts.length > 2 || !NAME.matcher(parts[0]).matches()
-        || (parts.length == 2 && !NAME.matcher(parts[1]).matches())) {
+    boolean named = parts.length == 1 ? NAME.matcher(parts[0]).matches()
+        : parts.length == 2 && NAMESPACE.matcher(parts[0]).matches() && NAME.matcher(parts[1]).matches();
+    if (!named) {
       throw invalid("team '" + calledTeam + "' is not 'name' or 'namespace/name' of Kubernetes names (lower case"
           + " letters, digits and '-')");
     }

@@ -29,6 +29,10 @@ class PipelineCallArgumentsTest {
         .hasMessageContaining("team 'a/b/c' is not 'name' or 'namespace/name'");
     assertThatThrownBy(() -> PipelineCallArguments.of("Payments", "deploy", "", Map.of(), 5))
         .hasMessageContaining("team 'Payments'");
+    assertThatThrownBy(() -> PipelineCallArguments.of("ops.eu/payments", "deploy", "", Map.of(), 5))
+        .hasMessageContaining("team 'ops.eu/payments'");
+    assertThat(PipelineCallArguments.of("ops/payments.eu", "deploy", "", Map.of(), 5).team())
+        .isEqualTo("ops/payments.eu");
     assertThatThrownBy(() -> PipelineCallArguments.of("payments", " ", "", Map.of(), 5))
         .hasMessageContaining("pipeline is empty");
     assertThatThrownBy(() -> PipelineCallArguments.of("payments", "deploy", "Core_1", Map.of(), 5))
