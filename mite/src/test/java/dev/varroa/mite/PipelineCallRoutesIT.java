@@ -113,6 +113,18 @@ class PipelineCallRoutesIT {
   }
 
   @Test
+  void answers503AtOnceWhenTheStreamIsGone() throws Exception {
+    gateway.close();
+    await().atMost(Duration.ofSeconds(20)).until(() -> !mite.connected());
+
+    HttpResponse<String> answer = post(call());
+
+    assertThat(answer.statusCode()).isEqualTo(503);
+    assertThat(answer(answer.body()).getCode()).isEqualTo("UNAVAILABLE");
+    assertThat(answer(answer.body()).getMessage()).contains("not connected");
+  }
+
+  @Test
   void refusesAMissingOrMalformedFieldWith400NamingItAndForwardsNothing() throws Exception {
     HttpResponse<String> noTeam = post(call().toBuilder().clearTeam().build());
     HttpResponse<String> noJob = post(call().toBuilder().clearJob().build());
