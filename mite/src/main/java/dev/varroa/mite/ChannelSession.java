@@ -88,7 +88,7 @@ final class ChannelSession implements AutoCloseable {
     default void ended(StreamLink link) {
     }
 
-    /** An events acknowledgement, a claim answer or a log append answer from the gateway. */
+    /** An events acknowledgement, a claim answer, a log append answer or a pipeline call's answer from the gateway. */
     default void received(GatewayMessage message) {
     }
   }
@@ -310,7 +310,8 @@ final class ChannelSession implements AutoCloseable {
         case COMMAND -> command(message.getCommand());
         case RENEWED -> renewed(message.getRenewed());
         case JENKINS_TOKEN -> jenkinsToken(message.getJenkinsToken());
-        case EVENTS_ACK, CLAIM_ANSWER, LOG_APPEND_ANSWER -> users.forEach(user -> user.received(message));
+        case EVENTS_ACK, CLAIM_ANSWER, LOG_APPEND_ANSWER, PIPELINE_CALL_ANSWER ->
+            users.forEach(user -> user.received(message));
         case BODY_NOT_SET -> LOG.debug("event=gateway_message_ignored reason=unknown_body");
       }
     }

@@ -16,6 +16,9 @@ import dev.varroa.protocol.builds.v1.EventKey;
 import dev.varroa.protocol.builds.v1.LogChunk;
 import dev.varroa.protocol.builds.v1.LogChunkBatch;
 import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
+import dev.varroa.protocol.builds.v1.PipelineCallAnswer;
+import dev.varroa.protocol.builds.v1.PipelineCallRequest;
+import dev.varroa.protocol.builds.v1.PipelineCallRequestOrBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -37,7 +41,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Jenkins plugin's way into the mite, on 127.0.0.1 only: {@code POST /v1/events}, {@code POST /v1/claim},
- * {@code POST /v1/logs} and the preStop hook's {@code POST /drain}, each behind the loopback token. Each route has
+ * {@code POST /v1/logs}, the cross-tenant step's {@code POST /v1/pipeline-calls} and
+ * {@code GET /v1/pipeline-calls/<call id>}, and the preStop hook's {@code POST /drain}, each behind the loopback
+ * token. Each route has
  * its own threads, so minutes-long drains, claims waiting for the ledger, events waiting for room and log chunks
  * waiting for the blob store never hold up each other.
  */
@@ -49,6 +55,7 @@ final class LoopbackListener implements AutoCloseable {
   static final String CLAIM_PATH = "/v1/claim";
   static final String DRAIN_PATH = "/drain";
   static final String LOGS_PATH = "/v1/logs";
+  static final String PIPELINE_CALLS_PATH = "/v1/pipeline-calls";
   static final String PROTOBUF_TYPE = "application/x-protobuf";
   /** Issue 12: the plugin's chunks carry at most 256 KiB each, a batch at most 1 MiB of log bytes. */
   static final int MAX_LOG_CHUNK_BYTES = 256 * 1024;
@@ -63,6 +70,7 @@ final class LoopbackListener implements AutoCloseable {
   static final int CLAIM_THREADS = 8;
   static final int DRAIN_THREADS = 2;
   static final int LOG_THREADS = 4;
+  static final int PIPELINE_CALL_THREADS = 4;
   /**
    * Reading a request (line, headers, routing) holds one of the dispatch threads; a client that stops sending is cut
    * off after the header time, and a body that stops or trickles after the body times, so builds that reach
@@ -81,6 +89,7 @@ final class LoopbackListener implements AutoCloseable {
   private final EventRetention retention;
   private final ClaimRelay claims;
   private final LogAppendRelay logs;
+  private final PipelineCallRelay calls;
   private final BuildDrain drain;
   private final Clock clock;
   // routing is quick; the routes' work runs on their own pools
@@ -89,6 +98,7 @@ final class LoopbackListener implements AutoCloseable {
   private final ExecutorService claimThreads = pool(CLAIM_THREADS, "mite-loopback-claims");
   private final ExecutorService drainThreads = pool(DRAIN_THREADS, "mite-loopback-drain");
   private final ExecutorService logThreads = pool(LOG_THREADS, "mite-loopback-logs");
+  private final ExecutorService callThreads = pool(PIPELINE_CALL_THREADS, "mite-loopback-pipeline-calls");
 
   @FunctionalInterface
   private interface Route {
@@ -97,11 +107,12 @@ final class LoopbackListener implements AutoCloseable {
 
   /** Opens the listener; the token must already be on disk, so no request can come before it. */
   LoopbackListener(int port, LoopbackToken token, EventRetention retention, ClaimRelay claims, LogAppendRelay logs,
-      BuildDrain drain, Clock clock) throws IOException {
+      PipelineCallRelay calls, BuildDrain drain, Clock clock) throws IOException {
     this.token = token;
     this.retention = retention;
     this.claims = claims;
     this.logs = logs;
+    this.calls = calls;
     this.drain = drain;
     this.clock = clock;
     server = LimitedHttpServer.bind("mite-loopback", new InetSocketAddress(InetAddress.getByName(HOST), port), LIMITS);
@@ -128,9 +139,14 @@ final class LoopbackListener implements AutoCloseable {
         case CLAIM_PATH -> postOnly(exchange, claimThreads, this::claim);
         case DRAIN_PATH -> postOnly(exchange, drainThreads, this::drain);
         case LOGS_PATH -> postOnly(exchange, logThreads, this::logs);
+        case PIPELINE_CALLS_PATH -> postOnly(exchange, callThreads, this::pipelineCall);
         default -> {
-          error(exchange, 404, "no such route: " + path);
-          exchange.close();
+          if (path.startsWith(PIPELINE_CALLS_PATH + "/")) {
+            only("GET", exchange, callThreads, this::pipelineCallStatus);
+          } else {
+            error(exchange, 404, "no such route: " + path);
+            exchange.close();
+          }
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -140,9 +156,13 @@ final class LoopbackListener implements AutoCloseable {
   }
 
   private void postOnly(HttpExchange exchange, ExecutorService threads, Route route) throws IOException {
-    if (!exchange.getRequestMethod().equals("POST")) {
-      exchange.getResponseHeaders().set("Allow", "POST");
-      error(exchange, 405, exchange.getRequestMethod() + " is not allowed here: use POST");
+    only("POST", exchange, threads, route);
+  }
+
+  private void only(String method, HttpExchange exchange, ExecutorService threads, Route route) throws IOException {
+    if (!exchange.getRequestMethod().equals(method)) {
+      exchange.getResponseHeaders().set("Allow", method);
+      error(exchange, 405, exchange.getRequestMethod() + " is not allowed here: use " + method);
       exchange.close();
       return;
     }
@@ -251,6 +271,70 @@ final class LoopbackListener implements AutoCloseable {
 
   private static ClaimDecision invalidClaim(String reason) {
     return ClaimDecision.newBuilder().setCode("INVALID_ARGUMENT").setReason(reason).build();
+  }
+
+  private void pipelineCall(HttpExchange exchange) throws IOException, InterruptedException {
+    PipelineCallRequest.Builder call = PipelineCallRequest.newBuilder();
+    try {
+      String body = body(exchange);
+      if (body == null) {
+        json(exchange, 413, invalidCall("the body is bigger than " + MAX_BODY_BYTES + " bytes"));
+        return;
+      }
+      PARSER.merge(body, call);
+    } catch (InvalidProtocolBufferException e) {
+      json(exchange, 400, invalidCall("the body is not a PipelineCallRequest in JSON: " + e.getMessage()));
+      return;
+    }
+    String invalid = invalid(call);
+    if (invalid != null) {
+      json(exchange, 400, invalidCall(invalid));
+      return;
+    }
+    PipelineCallRelay.Outcome outcome = calls.ask(call.build(), false);
+    json(exchange, outcome.status(), outcome.answer());
+  }
+
+  private void pipelineCallStatus(HttpExchange exchange) throws IOException, InterruptedException {
+    exchange.getRequestBody().close();
+    String callId = exchange.getRequestURI().getPath().substring(PIPELINE_CALLS_PATH.length() + 1);
+    if (!isUuid(callId)) {
+      json(exchange, 400, invalidCall("the call id in the path \"" + callId + "\" is not a UUID: ask GET "
+          + PIPELINE_CALLS_PATH + "/<the callId the POST sent>"));
+      return;
+    }
+    PipelineCallRelay.Outcome outcome = calls.ask(PipelineCallRequest.newBuilder().setCallId(callId).build(), true);
+    json(exchange, outcome.status(), outcome.answer());
+  }
+
+  /** The first missing or malformed field of a call, named with its fix; null when the call can travel. */
+  static String invalid(PipelineCallRequestOrBuilder call) {
+    if (!isUuid(call.getCallId())) {
+      return "callId \"" + call.getCallId() + "\" is not a UUID: choose one random UUID per call and send it again"
+          + " when asking again";
+    }
+    if (call.getJob().isBlank()) {
+      return "job is empty: a call needs the calling job's full name (its folder names the calling Team)";
+    }
+    if (call.getTeam().isBlank()) {
+      return "team is empty: name the called Team, \"name\" or \"namespace/name\"";
+    }
+    if (call.getPipeline().isBlank()) {
+      return "pipeline is empty: name one of the called Team's spec.pipelines";
+    }
+    return null;
+  }
+
+  private static boolean isUuid(String text) {
+    try {
+      return text.length() == 36 && UUID.fromString(text).toString().equalsIgnoreCase(text);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static PipelineCallAnswer invalidCall(String message) {
+    return PipelineCallAnswer.newBuilder().setCode("INVALID_ARGUMENT").setMessage(message).build();
   }
 
   private void logs(HttpExchange exchange) throws IOException, InterruptedException {
@@ -398,5 +482,6 @@ final class LoopbackListener implements AutoCloseable {
     claimThreads.shutdownNow();
     drainThreads.shutdownNow();
     logThreads.shutdownNow();
+    callThreads.shutdownNow();
   }
 }

@@ -112,10 +112,12 @@ public final class Mite implements AutoCloseable {
     EventRetention retention = new EventRetention(settings.eventRetainBytes(), clock);
     ClaimRelay claims = new ClaimRelay(settings.claimReplyWait());
     LogAppendRelay logs = new LogAppendRelay(settings.logAppendWait());
+    // a cross-tenant call is one more short question to the core: the claim's budget
+    PipelineCallRelay calls = new PipelineCallRelay(settings.claimReplyWait());
     SchedulePoller schedules = new SchedulePoller(jenkins, settings.schedulePollInterval(), clock);
     LoopbackListener loopback;
     try {
-      loopback = new LoopbackListener(settings.loopbackPort(), loopbackToken, retention, claims, logs,
+      loopback = new LoopbackListener(settings.loopbackPort(), loopbackToken, retention, claims, logs, calls,
           new BuildDrain(jenkins, settings.drainTimeout(), stop, clock), clock);
     } catch (IOException e) {
       commands.close();
@@ -134,7 +136,7 @@ public final class Mite implements AutoCloseable {
     ChannelSession session = new ChannelSession(settings.podName(), registrar, channels, gateways, new Backoff(), stop,
         commands, bearer, store,
         () -> jenkins.observe().toBuilder().setAppliedBundleDigest(appliedDigest.get()).build(), clock,
-        List.of(retention, claims, logs, schedules));
+        List.of(retention, claims, logs, calls, schedules));
     schedules.start();
     session.start();
     LOG.info("event=started health_port={} loopback_port={} event_retain_bytes={} claim_reply_wait_ms={} "

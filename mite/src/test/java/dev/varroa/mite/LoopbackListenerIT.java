@@ -58,7 +58,8 @@ class LoopbackListenerIT {
     LoopbackToken loopbackToken = LoopbackToken.writeNew(dir);
     token = Files.readString(dir.resolve(LoopbackToken.FILE_NAME));
     listener = new LoopbackListener(0, loopbackToken, new EventRetention(1024 * 1024, Clock.systemUTC()),
-        new ClaimRelay(Duration.ofMillis(500)), new LogAppendRelay(Duration.ofMillis(500)), new BuildDrain(jenkinsClient, drainTimeout, stop, Clock.systemUTC()),
+        new ClaimRelay(Duration.ofMillis(500)), new LogAppendRelay(Duration.ofMillis(500)),
+        new PipelineCallRelay(Duration.ofMillis(500)), new BuildDrain(jenkinsClient, drainTimeout, stop, Clock.systemUTC()),
         Clock.systemUTC());
   }
 

@@ -17,6 +17,8 @@ import dev.varroa.protocol.mite.v1.LogAppend;
 import dev.varroa.protocol.mite.v1.LogAppendAnswer;
 import dev.varroa.protocol.mite.v1.MiteChannelGrpc;
 import dev.varroa.protocol.mite.v1.MiteMessage;
+import dev.varroa.protocol.mite.v1.PipelineCallAsk;
+import dev.varroa.protocol.mite.v1.PipelineCallReply;
 import dev.varroa.protocol.mite.v1.Welcome;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -51,6 +53,7 @@ final class PlayedGateway implements AutoCloseable {
   private volatile boolean autoAck;
   private volatile Function<ClaimAsk, Optional<ClaimAnswer>> claims = ask -> Optional.empty();
   private volatile Function<LogAppend, Optional<LogAppendAnswer>> logs = append -> Optional.empty();
+  private volatile Function<PipelineCallAsk, Optional<PipelineCallReply>> pipelineCalls = ask -> Optional.empty();
   private volatile JenkinsToken jenkinsToken;
 
   PlayedGateway(Path dir) throws IOException {
@@ -97,6 +100,11 @@ final class PlayedGateway implements AutoCloseable {
   /** How log appends are answered (by default not at all). */
   void answerLogs(Function<LogAppend, Optional<LogAppendAnswer>> answers) {
     logs = answers;
+  }
+
+  /** How pipeline calls are answered (by default not at all). */
+  void answerPipelineCalls(Function<PipelineCallAsk, Optional<PipelineCallReply>> answers) {
+    pipelineCalls = answers;
   }
 
   /** Sent after every Welcome, as the operator's grant would reach the mite. */
@@ -186,6 +194,11 @@ final class PlayedGateway implements AutoCloseable {
             case LOG_APPEND -> logs.apply(message.getLogAppend()).ifPresent(answer -> {
               if (outbound == current) {
                 send(GatewayMessage.newBuilder().setLogAppendAnswer(answer).build());
+              }
+            });
+            case PIPELINE_CALL -> pipelineCalls.apply(message.getPipelineCall()).ifPresent(answer -> {
+              if (outbound == current) {
+                send(GatewayMessage.newBuilder().setPipelineCallAnswer(answer).build());
               }
             });
             default -> {

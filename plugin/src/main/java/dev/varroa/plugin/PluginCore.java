@@ -10,8 +10,13 @@ import dev.varroa.plugin.events.EventSpool;
 import dev.varroa.plugin.logs.LogCopies;
 import dev.varroa.plugin.logs.LogCopy;
 import dev.varroa.plugin.logs.LogShipper;
+import dev.varroa.plugin.calls.Pause;
+import dev.varroa.plugin.calls.PipelineCallLoopback;
+import dev.varroa.plugin.calls.PipelineCaller;
 import dev.varroa.plugin.loopback.LoopbackClient;
 import dev.varroa.plugin.loopback.LoopbackToken;
+import dev.varroa.protocol.builds.v1.PipelineCallAnswer;
+import dev.varroa.protocol.builds.v1.PipelineCallRequest;
 import dev.varroa.plugin.schedules.ScheduleInventory;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,6 +43,7 @@ public final class PluginCore implements AutoCloseable {
   private final UserRequestClock activity;
   private final LogCopies logs;
   private final LogShipper logShipper;
+  private final PipelineCaller pipelineCalls;
 
   private PluginCore(PluginSettings settings, Path jenkinsHome, Clock clock) throws IOException {
     this.settings = settings;
@@ -51,6 +57,17 @@ public final class PluginCore implements AutoCloseable {
     this.activity = new UserRequestClock(clock);
     this.logs = LogCopies.open(LogCopies.directoryOf(jenkinsHome), settings.logSpoolBytes());
     this.logShipper = new LogShipper(logs, client::sendLogs, clock);
+    this.pipelineCalls = new PipelineCaller(new PipelineCallLoopback() {
+      @Override
+      public PipelineCallAnswer call(PipelineCallRequest call) {
+        return client.callPipeline(call);
+      }
+
+      @Override
+      public PipelineCallAnswer status(String callId) {
+        return client.pipelineCallStatus(callId);
+      }
+    }, clock, Pause.SLEEP);
   }
 
   /**
@@ -78,6 +95,11 @@ public final class PluginCore implements AutoCloseable {
 
   public EventSpool spool() {
     return spool;
+  }
+
+  /** The varroaRunPipeline step's core. */
+  public PipelineCaller pipelineCalls() {
+    return pipelineCalls;
   }
 
   public ClaimGate claimGate() {

@@ -12,6 +12,8 @@ import dev.varroa.protocol.builds.v1.EventBatch;
 import dev.varroa.protocol.builds.v1.EventBatchAck;
 import dev.varroa.protocol.builds.v1.LogChunkBatch;
 import dev.varroa.protocol.builds.v1.LogChunkBatchAck;
+import dev.varroa.protocol.builds.v1.PipelineCallAnswer;
+import dev.varroa.protocol.builds.v1.PipelineCallRequest;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -29,15 +31,17 @@ import java.util.concurrent.Executors;
 
 /**
  * The plugin's side of the mite's loopback listener: {@code POST /v1/events} and {@code POST /v1/claim} with bodies in
- * the protobuf JSON mapping, {@code POST /v1/logs} in binary protobuf; {@code Authorization: Bearer} the token of
- * {@link LoopbackToken}. Never throws: every failure becomes an {@link EventsOutcome}, a {@link LogsOutcome} or an
- * empty {@link ClaimDecision} with code UNAVAILABLE.
+ * the protobuf JSON mapping, {@code POST /v1/logs} in binary protobuf, the cross-tenant step's
+ * {@code POST /v1/pipeline-calls} and {@code GET /v1/pipeline-calls/<call id>} in JSON; {@code Authorization: Bearer}
+ * the token of {@link LoopbackToken}. Never throws: every failure becomes an {@link EventsOutcome}, a
+ * {@link LogsOutcome}, or an empty {@link ClaimDecision} or {@link PipelineCallAnswer} with code UNAVAILABLE.
  */
 public final class LoopbackClient implements AutoCloseable {
 
   public static final String EVENTS_PATH = "/v1/events";
   public static final String CLAIM_PATH = "/v1/claim";
   public static final String LOGS_PATH = "/v1/logs";
+  public static final String PIPELINE_CALLS_PATH = "/v1/pipeline-calls";
   public static final String PROTOBUF_TYPE = "application/x-protobuf";
   private static final String JSON_TYPE = "application/json";
   /** An events POST may wait 5 s at the mite's retention cap plus 2 s for the gateway's ack; this covers both. */
@@ -137,6 +141,64 @@ public final class LoopbackClient implements AutoCloseable {
     }
   }
 
+  /** Starts a cross-tenant call, or says where it is when its call id was sent before; never throws. */
+  public PipelineCallAnswer callPipeline(PipelineCallRequest call) {
+    try {
+      return pipelineCallAnswer(PIPELINE_CALLS_PATH, post(PIPELINE_CALLS_PATH, PRINTER.print(call),
+          settings.claimReadTimeout()));
+    } catch (InvalidProtocolBufferException e) {
+      return PipelineCallAnswers.unavailable("cannot write the call as JSON: " + e.getMessage());
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      return pipelineCallFailure(PIPELINE_CALLS_PATH, e);
+    }
+  }
+
+  /** Where the call with this id is; never throws. */
+  public PipelineCallAnswer pipelineCallStatus(String callId) {
+    String path = PIPELINE_CALLS_PATH + "/" + callId;
+    try {
+      return pipelineCallAnswer(path, get(path, settings.claimReadTimeout()));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      return pipelineCallFailure(path, e);
+    }
+  }
+
+  private PipelineCallAnswer pipelineCallAnswer(String path, Answer answer) {
+    if (answer.status == 401) {
+      return PipelineCallAnswers.unavailable("the mite refused the loopback token from " + token.file() + " (HTTP 401)");
+    }
+    PipelineCallAnswer.Builder call = PipelineCallAnswer.newBuilder();
+    try {
+      PARSER.merge(answer.body(), call);
+    } catch (InvalidProtocolBufferException e) {
+      return PipelineCallAnswers.unavailable("the mite answered HTTP " + answer.status + " to " + path
+          + " with a body that is not a PipelineCallAnswer");
+    }
+    if (call.getCode().isEmpty() && call.getState().isEmpty()) {
+      return PipelineCallAnswers.unavailable("the mite answered HTTP " + answer.status + " to " + path
+          + " without a state or a code: " + answer.body().strip());
+    }
+    return call.build();
+  }
+
+  private PipelineCallAnswer pipelineCallFailure(String path, Exception e) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      return PipelineCallAnswers.unavailable("interrupted while asking the mite about a pipeline call");
+    }
+    if (e instanceof HttpConnectTimeoutException) {
+      return PipelineCallAnswers.unavailable("no connection to the mite at " + settings.loopbackUrl() + " within "
+          + DurationText.seconds(settings.claimConnectTimeout()) + " (" + PluginSettings.CLAIM_CONNECT_TIMEOUT_VARIABLE
+          + ")");
+    }
+    if (e instanceof HttpTimeoutException) {
+      return PipelineCallAnswers.unavailable("no answer from the mite at " + settings.loopbackUrl() + path
+          + " within " + DurationText.seconds(settings.claimReadTimeout()) + " ("
+          + PluginSettings.CLAIM_READ_TIMEOUT_VARIABLE + ")");
+    }
+    return PipelineCallAnswers.unavailable(e instanceof IOException ? e.getMessage() : "pipeline call failed: " + e);
+  }
+
   @Override
   public void close() {
     httpThreads.shutdownNow();
@@ -194,16 +256,25 @@ public final class LoopbackClient implements AutoCloseable {
     return answer;
   }
 
+  private Answer get(String path, Duration timeout) throws IOException, InterruptedException {
+    String bearer = token.current();
+    Answer answer = send(path, null, JSON_TYPE, timeout, bearer);
+    if (answer.status == 401 && token.refreshAfterUnauthorized(bearer)) {
+      answer = send(path, null, JSON_TYPE, timeout, token.current());
+    }
+    return answer;
+  }
+
+  /** POSTs {@code body}, or GETs when it is null. */
   private Answer send(String path, byte[] body, String contentType, Duration timeout, String bearer)
       throws IOException, InterruptedException {
     URI uri = settings.loopbackUrl().resolve(path);
-    HttpRequest request = HttpRequest.newBuilder(uri)
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
         .timeout(timeout)
         .header("Authorization", "Bearer " + bearer)
-        .header("Content-Type", contentType)
-        .header("Accept", contentType)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .build();
+        .header("Accept", contentType);
+    HttpRequest request = body == null ? builder.GET().build()
+        : builder.header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
     try {
       HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
       return new Answer(response.statusCode(), response.body(), response.headers().firstValue("Retry-After").orElse(null),

@@ -9,6 +9,8 @@ import dev.varroa.protocol.builds.v1.ClaimRequest;
 import dev.varroa.protocol.builds.v1.EventBatch;
 import dev.varroa.protocol.builds.v1.EventBatchAck;
 import dev.varroa.protocol.builds.v1.EventKey;
+import dev.varroa.protocol.builds.v1.PipelineCallAnswer;
+import dev.varroa.protocol.builds.v1.PipelineCallRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -46,6 +48,34 @@ public final class MiteLoopbackStandIn implements AutoCloseable {
   private final AtomicInteger busyAnswersLeft = new AtomicInteger();
   private volatile Function<ClaimRequest, Answer> claimAnswer =
       request -> new Answer(503, ClaimDecision.newBuilder().setCode("UNAVAILABLE").setReason("not connected").build());
+
+  /** A pipeline call route's ask: a POST carries the call, a GET only the call id of its path. */
+  public record CallAsk(boolean statusOnly, PipelineCallRequest call) {
+  }
+
+  /** An HTTP status and the PipelineCallAnswer it carries. */
+  public record CallReply(int status, PipelineCallAnswer answer) {
+    public static CallReply ok(PipelineCallAnswer answer) {
+      return new CallReply(200, answer);
+    }
+
+    public static CallReply unavailable(String message) {
+      return new CallReply(504, PipelineCallAnswer.newBuilder().setCode("UNAVAILABLE").setMessage(message).build());
+    }
+  }
+
+  private final List<CallAsk> callAsks = new CopyOnWriteArrayList<>();
+  private volatile Function<CallAsk, CallReply> callReply = ask -> CallReply.unavailable("not connected");
+
+  /** How the pipeline call routes answer. */
+  public void answerPipelineCalls(Function<CallAsk, CallReply> reply) {
+    callReply = reply;
+  }
+
+  /** Every ask on the pipeline call routes, in arrival order. */
+  public List<CallAsk> pipelineCallAsks() {
+    return new ArrayList<>(callAsks);
+  }
 
   /** An HTTP status and the ClaimDecision it carries. */
   public record Answer(int status, ClaimDecision decision) {
@@ -112,6 +142,10 @@ public final class MiteLoopbackStandIn implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
+      if (path.startsWith("/v1/pipeline-calls")) {
+        pipelineCall(exchange, path);
+        return;
+      }
       if (!path.equals("/v1/events") && !path.equals("/v1/claim")) {
         reply(exchange, 404, "{\"error\":\"no route " + path + "\"}");
         return;
@@ -137,6 +171,29 @@ public final class MiteLoopbackStandIn implements AutoCloseable {
         reply(exchange, answer.status(), PRINTER.print(answer.decision()));
       }
     }
+  }
+
+  private void pipelineCall(HttpExchange exchange, String path) throws IOException {
+    if (!("Bearer " + token).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      unauthorized.incrementAndGet();
+      reply(exchange, 401, "{\"error\":\"missing or wrong loopback token\"}");
+      return;
+    }
+    CallAsk ask;
+    if (path.equals("/v1/pipeline-calls") && exchange.getRequestMethod().equals("POST")) {
+      PipelineCallRequest.Builder call = PipelineCallRequest.newBuilder();
+      JsonFormat.parser().merge(read(exchange.getRequestBody()), call);
+      ask = new CallAsk(false, call.build());
+    } else if (path.startsWith("/v1/pipeline-calls/") && exchange.getRequestMethod().equals("GET")) {
+      ask = new CallAsk(true, PipelineCallRequest.newBuilder()
+          .setCallId(path.substring("/v1/pipeline-calls/".length())).build());
+    } else {
+      reply(exchange, 405, "{\"error\":\"POST /v1/pipeline-calls or GET /v1/pipeline-calls/<id>\"}");
+      return;
+    }
+    callAsks.add(ask);
+    CallReply answer = callReply.apply(ask);
+    reply(exchange, answer.status(), PRINTER.print(answer.answer()));
   }
 
   private void events(HttpExchange exchange, String body) throws IOException {
