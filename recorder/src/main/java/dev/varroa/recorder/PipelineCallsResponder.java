@@ -87,6 +87,13 @@ final class PipelineCallsResponder implements AutoCloseable {
     }
     PipelineCallRequest call = asked.getCall();
     String callerController = asked.getController().getNamespace() + "/" + asked.getController().getName();
+    UUID id = UUID.fromString(call.getCallId());
+    // a question names only the call_id: the cell that asks must be the one that called
+    if (asked.getStatusOnly()) {
+      return whereItIs(id, asked.getCluster(), callerController, PipelineCallAnswer.newBuilder().setState("failed")
+          .setCode(OK).setMessage("no pipeline call " + id + " is recorded: the step starts a call with a fresh"
+              + " call_id before asking where it is").build());
+    }
     Optional<String> callerNamespace = CellFolders.teamNamespace(call.getJob(), asked.getController().getNamespace());
     if (callerNamespace.isEmpty()) {
       return refused("the calling job " + call.getJob() + " is in no Team's folder on cell " + callerController
@@ -98,12 +105,6 @@ final class PipelineCallsResponder implements AutoCloseable {
     int slash = call.getTeam().indexOf('/');
     String calleeNamespace = slash < 0 ? callerNamespace.get() : call.getTeam().substring(0, slash);
     String calleeName = call.getTeam().substring(slash + 1);
-    UUID id = UUID.fromString(call.getCallId());
-    if (asked.getStatusOnly()) {
-      return whereItIs(id, asked.getCluster(), callerController, PipelineCallAnswer.newBuilder().setState("failed")
-          .setCode(OK).setMessage("no pipeline call " + id + " is recorded: the step starts a call with a fresh"
-              + " call_id before asking where it is").build());
-    }
     ActionResult result = runs.request(connection, ActionRequest.newBuilder()
         .setRequestId(call.getCallId()).setVerb(PipelineRunsResponder.VERB).setCluster(calleeCluster)
         .setNamespace(calleeNamespace).setName(calleeName).setPipeline(call.getPipeline())
