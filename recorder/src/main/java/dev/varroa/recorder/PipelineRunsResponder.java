@@ -106,6 +106,11 @@ final class PipelineRunsResponder implements AutoCloseable {
       return ActionResult.newBuilder().setOutcome("refused")
           .setMessage("the request is not a varroa.bus.v1.ActionRequest: " + e.getMessage()).build();
     }
+    if (!request.getCallerTeam().isEmpty() || !request.getCallerCluster().isEmpty()) {
+      // only a call relayed by a cell's gateway has a caller, and the recorder derives it (PipelineCallsResponder)
+      return answer(request, "refused", "ActionRequest.caller_team and caller_cluster of pipeline run request "
+          + request.getRequestId() + " are set by the recorder only: send the request without them").build();
+    }
     return request(connection, request, "");
   }
 

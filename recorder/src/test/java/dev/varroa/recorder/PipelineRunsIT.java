@@ -231,6 +231,18 @@ class PipelineRunsIT {
   }
 
   @Test
+  void refusesARequestFromTheCoreThatNamesACallerTeam() throws Exception {
+    String cluster = uniqueCluster();
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
+
+    ActionResult result = send(runRequest(cluster).setCallerTeam("tenants/beta").setCallerCluster(cluster).build());
+
+    assertThat(result.getOutcome()).isEqualTo("refused");
+    assertThat(result.getMessage()).contains("caller_team", "set by the recorder only");
+    assertThat(operator.actions).isEmpty();
+  }
+
+  @Test
   void followsTheRunFromQueuedToFinishedByItsQueueItem() throws Exception {
     String cluster = uniqueCluster();
     operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
