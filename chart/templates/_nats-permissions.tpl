@@ -179,6 +179,8 @@ publish:
     - "varroa.builds.>"
     # Build claims to the recorder's ledger (request/reply).
     - "varroa.ledger.claim"
+    # PipelineCallRelay: a cross-tenant step's call to the recorder (request/reply, docs/pipelines.md).
+    - "varroa.recorder.pipeline-calls"
     # ActivityPublisher: mite connections, Jenkins version and plugin changes, onto the recorder's varroa_activity.
     {{- include "varroa.perCluster" (dict "clusters" $cs "pattern" "activity.CLUSTER.>") | nindent 4 }}
     # LogAppended: a run's console log grew (core NATS, no bytes).
@@ -238,6 +240,8 @@ subscribe:
     - "varroa.recorder.pipeline-runs varroa-recorder"
     - "varroa.recorder.pipeline-run-queued varroa-recorder"
     - "varroa.recorder.pipeline-run-status varroa-recorder"
+    # PipelineCallsResponder takes the cross-tenant calls every cluster's gateways relay.
+    - "varroa.recorder.pipeline-calls varroa-recorder"
     - "_INBOX.>"
 allow_responses: true
 {{- end -}}

@@ -14,6 +14,11 @@ import dev.varroa.protocol.builds.v1.JobSchedule;
 import dev.varroa.protocol.builds.v1.JobScheduleInventory;
 import dev.varroa.protocol.bus.v1.BuildEventGroup;
 import dev.varroa.protocol.bus.v1.LedgerClaim;
+import dev.varroa.protocol.bus.v1.PipelineCall;
+import dev.varroa.protocol.builds.v1.PipelineCallAnswer;
+import dev.varroa.protocol.builds.v1.PipelineCallRequest;
+import dev.varroa.protocol.mite.v1.PipelineCallAsk;
+import dev.varroa.protocol.mite.v1.PipelineCallReply;
 import dev.varroa.protocol.mite.v1.ClaimAnswer;
 import dev.varroa.protocol.mite.v1.ClaimAsk;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
@@ -36,7 +41,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Build events, job schedules and claims over a real mite stream, a real nats-server and JetStream. */
+/** Build events, job schedules, claims and pipeline calls over a real mite stream, a real nats-server and JetStream. */
 class BuildDataPlaneIT {
 
   @RegisterExtension
@@ -272,6 +277,67 @@ class BuildDataPlaneIT {
     } finally {
       closeLedger(garbled);
     }
+  }
+
+  @Test
+  void relaysAPipelineCallToTheRecorderAsTheCertificatesControllerAndAnswersTheMite() throws Exception {
+    TestMite mite = enroll();
+    List<PipelineCall> asked = new CopyOnWriteArrayList<>();
+    PipelineCallAnswer queued = PipelineCallAnswer.newBuilder().setState("queued").setCode("OK").setCluster("cell-b")
+        .setNamespace("payments").setTeam("payments").setPipeline("deploy").build();
+    Dispatcher calls = recorder.createDispatcher(message -> {
+      try {
+        asked.add(PipelineCall.parseFrom(message.getData()));
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException(e);
+      }
+      recorder.publish(message.getReplyTo(), queued.toByteArray());
+    });
+    calls.subscribe(BusNames.PIPELINE_CALLS_SUBJECT, BusNames.RECORDER_QUEUE_GROUP);
+    recorder.flush(Duration.ofSeconds(5));
+    // the job names another namespace's folder: who calls is still the stream's controller, named by the recorder
+    PipelineCallRequest call = pipelineCall();
+    try (MiteStream stream = mite.connect(gateway, ca)) {
+      stream.hello();
+
+      stream.send(MiteMessage.newBuilder().setPipelineCall(PipelineCallAsk.newBuilder().setRequestId("call-1")
+          .setCall(call).setStatusOnly(true)).build());
+      PipelineCallReply reply = stream.next(REPLY).getPipelineCallAnswer();
+
+      assertThat(reply.getRequestId()).isEqualTo("call-1");
+      assertThat(reply.getAnswer()).isEqualTo(queued);
+      assertThat(asked).containsExactly(PipelineCall.newBuilder()
+          .setController(mite.identity().toRef())
+          .setCluster("cell-a")
+          .setCall(call)
+          .setStatusOnly(true)
+          .build());
+    } finally {
+      closeLedger(calls);
+    }
+  }
+
+  @Test
+  void answersAPipelineCallUnavailableNamingTheSubjectWhenNoRecorderListens() throws Exception {
+    TestMite mite = enroll();
+    try (MiteStream stream = mite.connect(gateway, ca)) {
+      stream.hello();
+
+      stream.send(MiteMessage.newBuilder().setPipelineCall(PipelineCallAsk.newBuilder().setRequestId("call-nobody")
+          .setCall(pipelineCall())).build());
+      PipelineCallReply reply = stream.next(REPLY).getPipelineCallAnswer();
+
+      assertThat(reply.getRequestId()).isEqualTo("call-nobody");
+      assertThat(reply.getAnswer().getState()).isEmpty();
+      assertThat(reply.getAnswer().getCode()).isEqualTo("UNAVAILABLE");
+      assertThat(reply.getAnswer().getMessage()).contains("no recorder is listening", BusNames.PIPELINE_CALLS_SUBJECT);
+    }
+  }
+
+  private static PipelineCallRequest pipelineCall() {
+    return PipelineCallRequest.newBuilder().setCallId(UUID.randomUUID().toString()).setRunId("run-caller")
+        .setJob("elsewhere_mallory/release").setTeam("payments").setPipeline("deploy").putParameters("VERSION", "1.4")
+        .build();
   }
 
   private static void closeLedger(Dispatcher dispatcher) throws Exception {

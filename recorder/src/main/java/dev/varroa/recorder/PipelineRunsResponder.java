@@ -58,7 +58,7 @@ final class PipelineRunsResponder implements AutoCloseable {
     this.operatorWait = operatorWait;
   }
 
-  private static ExecutorService workers(String name, int count) {
+  static ExecutorService workers(String name, int count) {
     return Executors.newFixedThreadPool(count, runnable -> {
       Thread thread = new Thread(runnable, name);
       thread.setDaemon(true);
@@ -89,7 +89,7 @@ final class PipelineRunsResponder implements AutoCloseable {
     LOG.info("event=pipeline_runs_subscribed subjects={} queueGroup={}", SUBJECTS, BusNames.RECORDER_QUEUE_GROUP);
   }
 
-  private static void reply(Connection connection, Message message, byte[] answer) {
+  static void reply(Connection connection, Message message, byte[] answer) {
     if (message.getReplyTo() == null) {
       LOG.warn("event=pipeline_runs_request_without_reply_subject subject={} action=drop", message.getSubject());
       return;
@@ -106,6 +106,19 @@ final class PipelineRunsResponder implements AutoCloseable {
       return ActionResult.newBuilder().setOutcome("refused")
           .setMessage("the request is not a varroa.bus.v1.ActionRequest: " + e.getMessage()).build();
     }
+    if (!request.getCallerTeam().isEmpty() || !request.getCallerCluster().isEmpty()) {
+      // only a call relayed by a cell's gateway has a caller, and the recorder derives it (PipelineCallsResponder)
+      return answer(request, "refused", "ActionRequest.caller_team and caller_cluster of pipeline run request "
+          + request.getRequestId() + " are set by the recorder only: send the request without them").build();
+    }
+    return request(connection, request, "");
+  }
+
+  /**
+   * The run path every pipeline-run request takes, from the core or (callerController set: the calling cell,
+   * "namespace/name") from a cross-tenant call: checked, recorded, the cell woken, forwarded to the Team's cluster.
+   */
+  ActionResult request(Connection connection, ActionRequest request, String callerController) {
     Optional<String> problem = problem(request);
     if (problem.isPresent()) {
       LOG.warn("event=pipeline_run_refused request_id={} problem=\"{}\"", request.getRequestId(), problem.get());
@@ -113,7 +126,7 @@ final class PipelineRunsResponder implements AutoCloseable {
     }
     PipelineRequests.Claim claim;
     try {
-      claim = requests.claim(request);
+      claim = requests.claim(request, callerController);
     } catch (SQLException e) {
       LOG.warn("event=pipeline_run_unrecorded request_id={} error=\"{}\"", request.getRequestId(),
           DatabaseErrors.describe(e));

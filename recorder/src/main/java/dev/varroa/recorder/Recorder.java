@@ -60,6 +60,7 @@ public final class Recorder implements AutoCloseable {
   private final JobSchedulesResponder schedules;
   private final TeamPlacementsResponder placements;
   private final PipelineRunsResponder pipelineRuns;
+  private final PipelineCallsResponder pipelineCalls;
   private final CellWakes cellWakes;
   private final ScheduledExecutorService checks;
   private final Optional<LogStore> logs;
@@ -67,11 +68,13 @@ public final class Recorder implements AutoCloseable {
 
   private Recorder(HealthEndpoint health, RecordStore store, BusConnection bus, BuildEventConsumer consumer,
       ActivityConsumer activity, RetentionSweeper retention, LedgerResponder ledger, JobSchedulesResponder schedules,
-      TeamPlacementsResponder placements, PipelineRunsResponder pipelineRuns, CellWakes cellWakes,
+      TeamPlacementsResponder placements, PipelineRunsResponder pipelineRuns, PipelineCallsResponder pipelineCalls,
+      CellWakes cellWakes,
       ScheduledExecutorService checks, Optional<LogStore> logs) {
     this.schedules = schedules;
     this.placements = placements;
     this.pipelineRuns = pipelineRuns;
+    this.pipelineCalls = pipelineCalls;
     this.cellWakes = cellWakes;
     this.logs = logs;
     this.health = health;
@@ -146,14 +149,18 @@ public final class Recorder implements AutoCloseable {
       JobSchedulesResponder schedules = new JobSchedulesResponder(new JobScheduleReader(store.dataSource()));
       TeamPlacementsResponder placements = new TeamPlacementsResponder(new TeamPlacementWriter(store.dataSource()));
       CellWakes cellWakes = new CellWakes(bus::connection, CellWakes.ANSWER_WAIT);
-      PipelineRunsResponder pipelineRuns = new PipelineRunsResponder(new PipelineRequests(store.dataSource()),
-          cellWakes, PipelineRunsResponder.OPERATOR_ANSWER_WAIT);
+      PipelineRequests pipelineRequests = new PipelineRequests(store.dataSource());
+      PipelineRunsResponder pipelineRuns = new PipelineRunsResponder(pipelineRequests, cellWakes,
+          PipelineRunsResponder.OPERATOR_ANSWER_WAIT);
+      PipelineCallsResponder pipelineCalls = new PipelineCallsResponder(pipelineRuns, pipelineRequests,
+          settings.dashboardUrl());
       bus.addListener(new BusListener() {
         @Override
         public void connected(Connection connection) {
           ledger.subscribe(connection);
           schedules.subscribe(connection);
           placements.subscribe(connection);
+          pipelineCalls.subscribe(connection);
           pipelineRuns.subscribe(connection);
         }
       });
@@ -189,7 +196,7 @@ public final class Recorder implements AutoCloseable {
       LOG.info("event=recorder_started dsn={} nats={} health={} cluster={}",
           RecorderSettings.withoutQuery(settings.dsn()), settings.natsUrl(), health.port(), settings.clusterName());
       return new Recorder(health, store, bus, consumer, activity, retention, ledger, schedules, placements,
-          pipelineRuns, cellWakes, checks, logs);
+          pipelineRuns, pipelineCalls, cellWakes, checks, logs);
     } catch (IOException | JetStreamApiException | RuntimeException | InterruptedException e) {
       if (bus != null) {
         bus.close();
@@ -254,6 +261,7 @@ public final class Recorder implements AutoCloseable {
     ledger.close();
     schedules.close();
     placements.close();
+    pipelineCalls.close();
     pipelineRuns.close();
     bus.close();
     store.close();

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param natsCaFile CA certificate (PEM) a tls:// NATS server is trusted by; null trusts the JVM's default CAs
  * @param healthPort the port of /healthz and /readyz (VARROA_HEALTH_PORT); 0 picks a free one
  * @param clusterName this installation's cluster (VARROA_CLUSTER_NAME): recorded for groups that name none
+ * @param dashboardUrl the core dashboard's public URL without a trailing '/' (VARROA_DASHBOARD_URL), for the link a
+ *     cross-tenant call answers with; "" when unknown (the answer then has no link)
  */
 public record RecorderSettings(
     String dsn,
@@ -28,7 +30,8 @@ public record RecorderSettings(
     Path natsPasswordFile,
     Path natsCaFile,
     int healthPort,
-    String clusterName) {
+    String clusterName,
+    String dashboardUrl) {
 
   /** The recorder's probes listen here unless VARROA_HEALTH_PORT says otherwise. */
   public static final int DEFAULT_HEALTH_PORT = 9097;
@@ -60,27 +63,37 @@ public record RecorderSettings(
       throw new IllegalArgumentException("VARROA_CLUSTER_NAME is empty: unset it for '" + DEFAULT_CLUSTER_NAME
           + "' or give the installation's cluster.name");
     }
+    dashboardUrl = dashboardUrl == null ? "" : dashboardUrl.strip().replaceAll("/+$", "");
+    if (!dashboardUrl.isEmpty() && !dashboardUrl.startsWith("https://") && !dashboardUrl.startsWith("http://")) {
+      throw new IllegalArgumentException("VARROA_DASHBOARD_URL must be the dashboard's public http(s) URL (the chart's"
+          + " dashboard.publicUrl), e.g. https://varroa.example.com, got '" + dashboardUrl + "'");
+    }
   }
 
   /** Defaults for everything but the database and NATS. */
   public static RecorderSettings of(String dsn, String dbUser, String dbPassword, String natsUrl) {
     return new RecorderSettings(dsn, dbUser, dbPassword, null, natsUrl, null, null, null, DEFAULT_HEALTH_PORT,
-        DEFAULT_CLUSTER_NAME);
+        DEFAULT_CLUSTER_NAME, "");
   }
 
   public RecorderSettings withHealthPort(int port) {
     return new RecorderSettings(dsn, dbUser, dbPassword, dbPasswordFile, natsUrl, natsUser, natsPasswordFile, natsCaFile,
-        port, clusterName);
+        port, clusterName, dashboardUrl);
   }
 
   public RecorderSettings withNatsCredentials(String user, Path passwordFile, Path caFile) {
     return new RecorderSettings(dsn, dbUser, dbPassword, dbPasswordFile, natsUrl, user, passwordFile, caFile, healthPort,
-        clusterName);
+        clusterName, dashboardUrl);
   }
 
   public RecorderSettings withDbPasswordFile(Path passwordFile) {
     return new RecorderSettings(dsn, dbUser, null, passwordFile, natsUrl, natsUser, natsPasswordFile, natsCaFile,
-        healthPort, clusterName);
+        healthPort, clusterName, dashboardUrl);
+  }
+
+  public RecorderSettings withDashboardUrl(String url) {
+    return new RecorderSettings(dsn, dbUser, dbPassword, dbPasswordFile, natsUrl, natsUser, natsPasswordFile, natsCaFile,
+        healthPort, clusterName, url);
   }
 
   /** Reads the process environment; see {@link #fromEnv(Map)} for the variables. */
@@ -91,7 +104,8 @@ public record RecorderSettings(
   /**
    * VARROA_RECORDER_DSN (required), VARROA_RECORDER_DB_USER, VARROA_RECORDER_DB_PASSWORD_FILE or
    * VARROA_RECORDER_DB_PASSWORD, VARROA_NATS_URL (required), VARROA_NATS_USER, VARROA_NATS_PASSWORD_FILE,
-   * VARROA_NATS_CA_FILE, VARROA_HEALTH_PORT (default 9097), VARROA_CLUSTER_NAME (default local).
+   * VARROA_NATS_CA_FILE, VARROA_HEALTH_PORT (default 9097), VARROA_CLUSTER_NAME (default local),
+   * VARROA_DASHBOARD_URL (optional).
    */
   public static RecorderSettings fromEnv(Map<String, String> env) {
     return new RecorderSettings(
@@ -104,7 +118,8 @@ public record RecorderSettings(
         path(env, "VARROA_NATS_PASSWORD_FILE"),
         path(env, "VARROA_NATS_CA_FILE"),
         port(env, "VARROA_HEALTH_PORT", DEFAULT_HEALTH_PORT),
-        env.containsKey("VARROA_CLUSTER_NAME") ? env.get("VARROA_CLUSTER_NAME").strip() : DEFAULT_CLUSTER_NAME);
+        env.containsKey("VARROA_CLUSTER_NAME") ? env.get("VARROA_CLUSTER_NAME").strip() : DEFAULT_CLUSTER_NAME,
+        text(env, "VARROA_DASHBOARD_URL"));
   }
 
   private static String text(Map<String, String> env, String name) {

@@ -5,7 +5,6 @@ import static dev.varroa.recorder.BuildEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.varroa.protocol.BusNames;
 import dev.varroa.protocol.ControllerIdentity;
 import dev.varroa.protocol.builds.v1.BuildEvent;
@@ -23,14 +22,11 @@ import dev.varroa.protocol.bus.v1.PipelineRunStatusRequest;
 import dev.varroa.testfixtures.nats.NatsServerExtension;
 import dev.varroa.testfixtures.postgres.PostgresServerExtension;
 import io.nats.client.Connection;
-import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,48 +78,6 @@ class PipelineRunsIT {
   void stopOperator() {
     if (operator != null) {
       operator.close();
-    }
-  }
-
-  /** A cluster's operator as the recorder meets it: answers cell wakes and actions, and keeps what it was sent. */
-  private static final class FakeOperator implements AutoCloseable {
-    final List<CellWake> wakes = new CopyOnWriteArrayList<>();
-    final List<ActionRequest> actions = new CopyOnWriteArrayList<>();
-    private final Dispatcher dispatcher;
-
-    FakeOperator(String cluster, CellWakeResult wake, Function<ActionRequest, ActionResult> act) {
-      dispatcher = nats.createDispatcher();
-      dispatcher.subscribe(BusNames.clusterCellWake(cluster), BusNames.OPERATOR_QUEUE_GROUP, message -> {
-        wakes.add(parse(() -> CellWake.parseFrom(message.getData())));
-        nats.publish(message.getReplyTo(), wake.toByteArray());
-      });
-      dispatcher.subscribe(BusNames.clusterActions(cluster), BusNames.OPERATOR_QUEUE_GROUP, message -> {
-        ActionRequest request = parse(() -> ActionRequest.parseFrom(message.getData()));
-        actions.add(request);
-        nats.publish(message.getReplyTo(), act.apply(request).toByteArray());
-      });
-      try {
-        nats.flush(Duration.ofSeconds(2));
-      } catch (Exception e) {
-        throw new IllegalStateException("the fake operator's subscriptions did not reach NATS", e);
-      }
-    }
-
-    private interface Parse<T> {
-      T parse() throws InvalidProtocolBufferException;
-    }
-
-    private static <T> T parse(Parse<T> parse) {
-      try {
-        return parse.parse();
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalStateException("the recorder sent the fake operator an unreadable message", e);
-      }
-    }
-
-    @Override
-    public void close() {
-      nats.closeDispatcher(dispatcher);
     }
   }
 
@@ -185,7 +139,7 @@ class PipelineRunsIT {
   @Test
   void recordsWakesAndForwardsARunThenAnswersTheSameRequestAgainWithoutRunningItTwice() throws Exception {
     String cluster = uniqueCluster();
-    operator = new FakeOperator(cluster, woken(), PipelineRunsIT::accepted);
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
     ActionRequest request = runRequest(cluster).putParameters("BRANCH", "main").putParameters("DRY_RUN", "true")
         .build();
 
@@ -226,7 +180,8 @@ class PipelineRunsIT {
   void storesTheOperatorsRefusalAsAFailedRun() throws Exception {
     String cluster = uniqueCluster();
     String refusal = "Team tenants/alpha has no pipeline deploy in spec.pipelines (it has: build, test)";
-    operator = new FakeOperator(cluster, CellWakeResult.newBuilder().setOutcome("not-parked").setCell(CELL).build(),
+    operator = new FakeOperator(nats, cluster,
+        CellWakeResult.newBuilder().setOutcome("not-parked").setCell(CELL).build(),
         request -> ActionResult.newBuilder().setRequestId(request.getRequestId()).setOutcome("refused")
             .setNotFound(true).setMessage(refusal).build());
     ActionRequest request = runRequest(cluster).setPipeline("deploy").build();
@@ -261,7 +216,7 @@ class PipelineRunsIT {
   @Test
   void refusesARequestWithoutAPipelineNamingTheFieldAndRecordsNothing() throws Exception {
     String cluster = uniqueCluster();
-    operator = new FakeOperator(cluster, woken(), PipelineRunsIT::accepted);
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
     ActionRequest request = runRequest(cluster).clearPipeline().build();
 
     ActionResult result = send(request);
@@ -276,9 +231,21 @@ class PipelineRunsIT {
   }
 
   @Test
+  void refusesARequestFromTheCoreThatNamesACallerTeam() throws Exception {
+    String cluster = uniqueCluster();
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
+
+    ActionResult result = send(runRequest(cluster).setCallerTeam("tenants/beta").setCallerCluster(cluster).build());
+
+    assertThat(result.getOutcome()).isEqualTo("refused");
+    assertThat(result.getMessage()).contains("caller_team", "set by the recorder only");
+    assertThat(operator.actions).isEmpty();
+  }
+
+  @Test
   void followsTheRunFromQueuedToFinishedByItsQueueItem() throws Exception {
     String cluster = uniqueCluster();
-    operator = new FakeOperator(cluster, woken(), PipelineRunsIT::accepted);
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
     ActionRequest request = runRequest(cluster).build();
     assertThat(send(request).getOutcome()).isEqualTo("accepted");
     ControllerIdentity cell = new ControllerIdentity(CELLS, CELL, UUID.randomUUID().toString());
@@ -316,7 +283,7 @@ class PipelineRunsIT {
   @Test
   void aRunJenkinsNeverTookIsFailedWithTheOperatorsMessage() throws Exception {
     String cluster = uniqueCluster();
-    operator = new FakeOperator(cluster, woken(), PipelineRunsIT::accepted);
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
     ActionRequest request = runRequest(cluster).build();
     send(request);
 
@@ -331,7 +298,7 @@ class PipelineRunsIT {
   @Test
   void refusesAQueuedReportFromAnotherClusterThanTheRequests() throws Exception {
     String cluster = uniqueCluster();
-    operator = new FakeOperator(cluster, woken(), PipelineRunsIT::accepted);
+    operator = new FakeOperator(nats, cluster, woken(), PipelineRunsIT::accepted);
     ActionRequest request = runRequest(cluster).build();
     send(request);
 

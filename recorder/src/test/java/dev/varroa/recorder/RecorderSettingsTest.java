@@ -98,6 +98,17 @@ class RecorderSettingsTest {
   }
 
   @Test
+  void theDashboardUrlIsOptionalAndLosesItsTrailingSlash() {
+    assertThat(RecorderSettings.fromEnv(minimal()).dashboardUrl()).isEmpty();
+    Map<String, String> env = minimal();
+    env.put("VARROA_DASHBOARD_URL", "https://varroa.example.com/");
+    assertThat(RecorderSettings.fromEnv(env).dashboardUrl()).isEqualTo("https://varroa.example.com");
+    env.put("VARROA_DASHBOARD_URL", "varroa.example.com");
+    assertThatThrownBy(() -> RecorderSettings.fromEnv(env)).hasMessageContaining("VARROA_DASHBOARD_URL must be")
+        .hasMessageContaining("dashboard.publicUrl");
+  }
+
+  @Test
   void neverPrintsThePassword() {
     RecorderSettings settings = RecorderSettings.of("jdbc:postgresql://db/varroa?password=hunter2", "varroa", "hunter2",
         "nats://nats:4222");

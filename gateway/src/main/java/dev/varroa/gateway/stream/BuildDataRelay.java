@@ -2,6 +2,7 @@ package dev.varroa.gateway.stream;
 
 import dev.varroa.gateway.builds.BuildEventPublisher;
 import dev.varroa.gateway.builds.LedgerClaimRelay;
+import dev.varroa.gateway.builds.PipelineCallRelay;
 import dev.varroa.gateway.builds.PublishOutcome;
 import dev.varroa.protocol.BuildEventMessageId;
 import dev.varroa.protocol.BusNames;
@@ -16,6 +17,8 @@ import dev.varroa.protocol.mite.v1.ClaimAnswer;
 import dev.varroa.protocol.mite.v1.ClaimAsk;
 import dev.varroa.protocol.mite.v1.EventsAcknowledged;
 import dev.varroa.protocol.mite.v1.GatewayMessage;
+import dev.varroa.protocol.mite.v1.PipelineCallAsk;
+import dev.varroa.protocol.mite.v1.PipelineCallReply;
 import io.grpc.Status;
 import java.time.Clock;
 import java.util.List;
@@ -26,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The build data plane of a mite stream: event batches become one BuildEventGroup each on
  * varroa_builds and are acknowledged once stored, schedule inventories are republished, claims go
- * to the ledger. The controller is always the certificate's. Nothing here blocks the stream's thread.
+ * to the ledger, cross-tenant pipeline calls to the recorder. The controller is always the certificate's.
+ * Nothing here blocks the stream's thread.
  */
 final class BuildDataRelay {
 
@@ -38,14 +42,16 @@ final class BuildDataRelay {
   private final String cluster;
   private final BuildEventPublisher publisher;
   private final LedgerClaimRelay ledger;
+  private final PipelineCallRelay calls;
   private final Clock clock;
 
   BuildDataRelay(String gatewayId, String cluster, BuildEventPublisher publisher, LedgerClaimRelay ledger,
-      Clock clock) {
+      PipelineCallRelay calls, Clock clock) {
     this.gatewayId = gatewayId;
     this.cluster = cluster;
     this.publisher = publisher;
     this.ledger = ledger;
+    this.calls = calls;
     this.clock = clock;
   }
 
@@ -85,6 +91,14 @@ final class BuildDataRelay {
         GatewayMessage.newBuilder().setClaimAnswer(ClaimAnswer.newBuilder()
             .setRequestId(ask.getRequestId())
             .setDecision(decision))
+            .build()));
+  }
+
+  void pipelineCall(MiteSession session, PipelineCallAsk ask) {
+    calls.ask(session.identity(), ask.getCall(), ask.getStatusOnly()).thenAccept(answer -> session.send(
+        GatewayMessage.newBuilder().setPipelineCallAnswer(PipelineCallReply.newBuilder()
+            .setRequestId(ask.getRequestId())
+            .setAnswer(answer))
             .build()));
   }
 

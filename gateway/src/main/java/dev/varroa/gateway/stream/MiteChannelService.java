@@ -2,6 +2,7 @@ package dev.varroa.gateway.stream;
 
 import dev.varroa.gateway.builds.BuildEventPublisher;
 import dev.varroa.gateway.builds.LedgerClaimRelay;
+import dev.varroa.gateway.builds.PipelineCallRelay;
 import dev.varroa.protocol.bus.BusConnection;
 import dev.varroa.gateway.ca.CertificateAuthority;
 import dev.varroa.gateway.tls.PeerIdentity;
@@ -28,7 +29,9 @@ public final class MiteChannelService extends MiteChannelGrpc.MiteChannelImplBas
       String clusterName, BuildEventPublisher events, LedgerClaimRelay claims, LogAppendRelay logs,
       MiteActivity activity) {
     this.services = new StreamServices(gatewayId, heartbeatInterval, sessions, routes, ca,
-        new JenkinsTokenRelay(bus, gatewayId, clusterName), new BuildDataRelay(gatewayId, clusterName, events, claims, clock), logs,
+        new JenkinsTokenRelay(bus, gatewayId, clusterName), new BuildDataRelay(gatewayId, clusterName, events, claims,
+            new PipelineCallRelay(bus, gatewayId, clusterName, PipelineCallRelay.RECORDER_WAIT, pool), clock),
+        logs,
         timers, pool, clock, sessionStarted, routesRetained, activity, new LiveControllerCheck(bus, clusterName));
   }
 

@@ -95,6 +95,7 @@ final class MiteStreamHandler implements StreamObserver<MiteMessage> {
       case EVENTS -> services.buildData().events(current, message.getEvents());
       case SCHEDULES -> services.buildData().schedules(current, message.getSchedules());
       case CLAIM -> services.buildData().claim(current, message.getClaim());
+      case PIPELINE_CALL -> services.buildData().pipelineCall(current, message.getPipelineCall());
       case LOG_APPEND -> services.logs().append(current, message.getLogAppend());
       case HELLO -> LOG.info("event=duplicate_hello_ignored controller={}", current.identity().routeKey());
       default -> LOG.debug("event=unknown_message_ignored controller={} case={}", current.identity().routeKey(),

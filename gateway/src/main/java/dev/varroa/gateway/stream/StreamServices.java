@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * What every mite stream on this gateway shares.
  *
- * @param buildData build events, job schedules and claims of every stream
+ * @param buildData build events, job schedules, claims and pipeline calls of every stream
  * @param logs console log chunks of every stream
  * @param sessionStarted called after a stream's Hello was accepted (the queued-command check hooks in here)
  * @param routesRetained true once the gateway crashed: ending streams then leave their routes behind, as a killed process would

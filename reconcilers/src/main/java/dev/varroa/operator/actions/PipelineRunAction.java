@@ -86,6 +86,10 @@ public final class PipelineRunAction {
       return refused(request, "no Team " + which + " in cluster " + cluster + "; varroactl get teams -n "
           + request.getNamespace() + " lists the Teams there").setNotFound(true);
     }
+    String notCallable = notCallable(request, team);
+    if (notCallable != null) {
+      return refused(request, notCallable);
+    }
     List<String> pipelines = team.getSpec() == null || team.getSpec().pipelines == null ? List.of()
         : team.getSpec().pipelines.stream().map(p -> p.name).filter(Objects::nonNull).toList();
     if (!pipelines.contains(request.getPipeline())) {
@@ -125,6 +129,10 @@ public final class PipelineRunAction {
     attributes.put("requestId", request.getRequestId());
     // parameter values stay out of the feed: only how many there were
     attributes.put("parameters", String.valueOf(request.getParametersCount()));
+    if (!request.getCallerTeam().isEmpty()) {
+      attributes.put("callerTeam", request.getCallerTeam());
+      attributes.put("callerCluster", request.getCallerCluster());
+    }
     activity.controller(cellNamespace, status.cell, REQUESTED, request.getUser() + " requested pipeline "
         + request.getPipeline() + " of Team " + which + " (job " + job + ")", attributes);
     LOG.info("event=pipeline_run_queued_command cluster={} team={} pipeline={} cell={}/{} job={} request_id={}"
@@ -135,6 +143,27 @@ public final class PipelineRunAction {
             + status.cell + " as job " + job + "; the cell's Jenkins queues it within " + settings.deadlineText())
         .setNamespace(request.getNamespace()).setName(request.getName()).setCell(status.cell)
         .setCellNamespace(cellNamespace).setJob(job);
+  }
+
+  /**
+   * Why the calling Team of a cross-tenant call may not run this Team's pipelines, or null (also for a run from the
+   * core, which has no caller). spec.callableBy names no cluster: an entry allows that Team from any cluster.
+   */
+  static String notCallable(ActionRequest request, Team called) {
+    if (request.getCallerTeam().isEmpty()) {
+      return null;
+    }
+    String home = called.getMetadata().getNamespace();
+    TeamRef caller = TeamRef.parse(request.getCallerTeam(), home);
+    List<String> callableBy = called.getSpec() == null || called.getSpec().callableBy == null ? List.of()
+        : called.getSpec().callableBy;
+    if (callableBy.stream().filter(Objects::nonNull).anyMatch(entry -> TeamRef.parse(entry, home).equals(caller))) {
+      return null;
+    }
+    String calledName = home + "/" + called.getMetadata().getName();
+    return "Team " + calledName + " does not let Team " + caller.namespace() + "/" + caller.name()
+        + " call its pipelines (spec.callableBy: [" + String.join(", ", callableBy) + "]); fix: add "
+        + caller.key(home) + " to spec.callableBy of Team " + calledName;
   }
 
   private ActionResult.Builder refused(ActionRequest request, String message) {

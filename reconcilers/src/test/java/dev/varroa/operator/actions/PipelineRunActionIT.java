@@ -97,6 +97,7 @@ class PipelineRunActionIT {
     cell = new ControllerIdentity(POOL_NS, "shared-0", shared.getMetadata().getUid());
     team(client, "alpha", "shared-0", null);
     team(client, "beta", null, "every cell of CellPool cells/shared is full: raise spec.replicas");
+    team(client, "gamma", "shared-0", null, "[checkout, payments/billing]");
 
     operatorSide = NATS.server().connect();
     recorderSide = NATS.server().connect();
@@ -300,6 +301,53 @@ class PipelineRunActionIT {
   }
 
   @Test
+  void aCallFromATeamNamedInCallableByIsAcceptedAndTheFeedNamesTheCaller() throws Exception {
+    Subscription activity = recorderSide.subscribe(BusNames.activity(CLUSTER, POOL_NS, "shared-0"));
+    recorderSide.flush(Duration.ofSeconds(5));
+    String id = UUID.randomUUID().toString();
+
+    // "checkout" in callableBy is the Team checkout of the called Team's own namespace
+    ActionResult answer = ask(call(id, "gamma", NS + "/checkout", "east").build());
+
+    assertThat(answer.getOutcome()).as(answer.getMessage()).isEqualTo("accepted");
+    assertThat(answer.getJob()).isEqualTo(NS + "_gamma/deploy");
+    assertThat(queuedFor(cell).getCommand().getCommandId()).isEqualTo("pipeline-run-" + id);
+    ActivityEvent requested = nextActivity(activity, PipelineRunAction.REQUESTED);
+    assertThat(requested.getAttributesMap()).containsEntry("team", NS + "/gamma")
+        .containsEntry("callerTeam", NS + "/checkout").containsEntry("callerCluster", "east");
+  }
+
+  @Test
+  void aCallFromATeamOfAnotherNamespaceNamedAsNamespaceSlashNameIsAccepted() throws Exception {
+    ActionResult answer = ask(call(UUID.randomUUID().toString(), "gamma", "payments/billing", "east").build());
+
+    assertThat(answer.getOutcome()).as(answer.getMessage()).isEqualTo("accepted");
+  }
+
+  @Test
+  void aCallFromATeamNotInCallableByIsRefusedWithTheFixAndQueuesNothing() throws Exception {
+    long sequence = lastSequenceOrZero(cell);
+
+    ActionResult answer = ask(call(UUID.randomUUID().toString(), "gamma", "payments/mallory", CLUSTER).build());
+    // a Team of the same name in another namespace is another Team
+    ActionResult sameName = ask(call(UUID.randomUUID().toString(), "gamma", "elsewhere/checkout", CLUSTER).build());
+    // a Team without callableBy lets nobody call it
+    ActionResult closed = ask(call(UUID.randomUUID().toString(), "alpha", NS + "/gamma", CLUSTER).build());
+
+    assertThat(answer.getOutcome()).isEqualTo("refused");
+    assertThat(answer.getNotFound()).isFalse();
+    assertThat(answer.getMessage()).isEqualTo("Team " + NS + "/gamma does not let Team payments/mallory call its"
+        + " pipelines (spec.callableBy: [checkout, payments/billing]); fix: add payments/mallory to spec.callableBy"
+        + " of Team " + NS + "/gamma");
+    assertThat(sameName.getOutcome()).isEqualTo("refused");
+    assertThat(sameName.getMessage()).contains("does not let Team elsewhere/checkout");
+    assertThat(closed.getOutcome()).isEqualTo("refused");
+    assertThat(closed.getMessage()).contains("(spec.callableBy: [])", "fix: add gamma to spec.callableBy of Team "
+        + NS + "/alpha");
+    assertThat(lastSequenceOrZero(cell)).as("no RunJob on varroa_commands").isEqualTo(sequence);
+  }
+
+  @Test
   void tooManyParametersAreRefusedNamingTheField() throws Exception {
     ActionRequest.Builder request = run(UUID.randomUUID().toString(), "alpha", "build");
     for (int i = 0; i <= PipelineRunParameters.MAX_COUNT; i++) {
@@ -356,6 +404,12 @@ class PipelineRunActionIT {
         .setNamespace(NS).setName(team).setPipeline(pipeline).setUser("alice");
   }
 
+  /** A cross-tenant call as the recorder forwards it: pipeline deploy of the Team, with the calling Team. */
+  private static ActionRequest.Builder call(String id, String team, String callerTeam, String callerCluster) {
+    return run(id, team, "deploy").setUser("team " + callerTeam + " (cluster " + callerCluster + ", job x run y)")
+        .setCallerTeam(callerTeam).setCallerCluster(callerCluster);
+  }
+
   /** What the recorder does: the request on the cluster's action route, the answer by reply. */
   private static ActionResult ask(ActionRequest request) throws Exception {
     Message reply = recorderSide.request(BusNames.clusterActions(CLUSTER), request.toByteArray(), WAIT);
@@ -372,6 +426,14 @@ class PipelineRunActionIT {
   private static long lastSequence(ControllerIdentity controller) throws IOException, JetStreamApiException {
     return operatorSide.jetStreamManagement().getLastMessage(BusNames.COMMANDS_STREAM,
         BusNames.queuedCommands(CLUSTER, controller)).getSeq();
+  }
+
+  private static long lastSequenceOrZero(ControllerIdentity controller) throws IOException {
+    try {
+      return lastSequence(controller);
+    } catch (JetStreamApiException noMessageYet) {
+      return 0;
+    }
   }
 
   /** What the gateway holding the cell's mite publishes once the mite answered the RunJob. */
@@ -401,6 +463,11 @@ class PipelineRunActionIT {
   }
 
   private static void team(KubernetesClient client, String name, String cellName, String pendingBecause) {
+    team(client, name, cellName, pendingBecause, "[]");
+  }
+
+  private static void team(KubernetesClient client, String name, String cellName, String pendingBecause,
+      String callableBy) {
     Team created = client.resource(YAML.unmarshal("""
         apiVersion: varroa.dev/v1alpha1
         kind: Team
@@ -411,7 +478,8 @@ class PipelineRunActionIT {
           pipelines:
           - {name: build, repository: "https://git.example/alpha.git"}
           - {name: deploy, repository: "https://git.example/alpha.git"}
-        """.formatted(name, NS, POOL_NS), Team.class)).create();
+          callableBy: %s
+        """.formatted(name, NS, POOL_NS, callableBy), Team.class)).create();
     TeamStatus status = new TeamStatus();
     status.phase = cellName == null ? TeamStatus.Phase.Pending : TeamStatus.Phase.Placed;
     status.cell = cellName;

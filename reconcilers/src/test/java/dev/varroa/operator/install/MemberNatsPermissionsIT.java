@@ -313,6 +313,26 @@ class MemberNatsPermissionsIT {
     }
   }
 
+  /**
+   * Cross-tenant calls: a member's gateway relays its cells' pipeline calls to the core's recorder; it never takes
+   * them in the recorder's place, and the member's operator sends none.
+   */
+  @Test
+  void aMembersGatewayRelaysPipelineCallsToTheRecorderAndNothingElseDoes() throws Exception {
+    try (Connection operator = memberOperator(operatorErrors);
+        Connection gateway = memberGateway(gatewayErrors)) {
+      gateway.publish(BusNames.PIPELINE_CALLS_SUBJECT, new byte[0]);
+      gateway.flush(DEADLINE);
+      assertThat(gatewayErrors).as("the pipeline call").isEmpty();
+
+      gateway.subscribe(BusNames.PIPELINE_CALLS_SUBJECT, BusNames.RECORDER_QUEUE_GROUP);
+      operator.publish(BusNames.PIPELINE_CALLS_SUBJECT, new byte[0]);
+
+      awaitViolation(gatewayErrors, "Subscription to \"" + BusNames.PIPELINE_CALLS_SUBJECT + "\"");
+      awaitViolation(operatorErrors, "Publish to \"" + BusNames.PIPELINE_CALLS_SUBJECT + "\"");
+    }
+  }
+
   @Test
   void aMembersGatewayIsRefusedAnotherClustersActivityResultsTokenRequestsCommandsAndReplies() throws Exception {
     try (Connection gateway = memberGateway(gatewayErrors)) {

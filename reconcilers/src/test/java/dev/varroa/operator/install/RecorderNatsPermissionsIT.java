@@ -19,7 +19,10 @@ import dev.varroa.operator.cell.RecorderTeamPlacements;
 import dev.varroa.protocol.bus.v1.CellWakeResult;
 import dev.varroa.protocol.bus.v1.ActionRequest;
 import dev.varroa.protocol.bus.v1.ActionResult;
+import dev.varroa.protocol.bus.v1.PipelineCall;
 import dev.varroa.protocol.bus.v1.PipelineRunQueued;
+import dev.varroa.protocol.builds.v1.PipelineCallAnswer;
+import dev.varroa.protocol.builds.v1.PipelineCallRequest;
 import dev.varroa.protocol.bus.v1.PipelineRunStatus;
 import dev.varroa.protocol.bus.v1.PipelineRunStatusRequest;
 import io.nats.client.Dispatcher;
@@ -334,6 +337,43 @@ class RecorderNatsPermissionsIT {
       }
       await("NATS refuses both the gateway's and the operator's run request").atMost(DEADLINE).until(() -> errors
           .stream().filter(e -> e.contains("Publish to \"" + BusNames.PIPELINE_RUNS_SUBJECT + "\"")).count() == 2);
+    }
+  }
+
+  /**
+   * Cross-tenant calls: the chart's gateway user asks the recorder on varroa.recorder.pipeline-calls and the recorder
+   * user answers; the dashboard and the operator send none.
+   */
+  @Test
+  void theGatewayAsksTheRecorderWhereAPipelineCallIsAndOnlyTheGatewayMay() throws Exception {
+    PostgresServer postgres = POSTGRES.server();
+    Path password = Files.writeString(dir.resolve("recorder-password"), RECORDER_PASSWORD);
+    String callId = UUID.randomUUID().toString();
+    try (Connection operator = connect("operator", OPERATOR_PASSWORD);
+        Connection gateway = connect("gateway", GATEWAY_PASSWORD)) {
+      BusTopology.ensure(operator);
+      try (Recorder recorder = Recorder.start(RecorderSettings.of(postgres.jdbcUrl(), postgres.user(),
+          postgres.password(), nats.value().url()).withHealthPort(0).withNatsCredentials("recorder", password, null))) {
+        Message reply = gateway.request(BusNames.PIPELINE_CALLS_SUBJECT, PipelineCall.newBuilder()
+            .setController(new ControllerIdentity("cells", "shared-0", UUID.randomUUID().toString()).toRef())
+            .setCluster("core").setStatusOnly(true)
+            .setCall(PipelineCallRequest.newBuilder().setCallId(callId)).build().toByteArray(), DEADLINE);
+
+        assertThat(reply).as("the recorder's answer").isNotNull();
+        PipelineCallAnswer answer = PipelineCallAnswer.parseFrom(reply.getData());
+        assertThat(answer.getState()).as(answer.getMessage()).isEqualTo("failed");
+        assertThat(answer.getMessage()).contains("no pipeline call " + callId + " is recorded");
+        assertThat(errors).as("permission errors of the gateway user").isEmpty();
+      }
+    }
+    assertThat(nats.log()).as("nats-server's log").doesNotContainIgnoringCase("violation");
+
+    try (Connection dashboard = connect("dashboard", DASHBOARD_PASSWORD);
+        Connection operator = connect("operator", OPERATOR_PASSWORD)) {
+      dashboard.publish(BusNames.PIPELINE_CALLS_SUBJECT, new byte[0]);
+      operator.publish(BusNames.PIPELINE_CALLS_SUBJECT, new byte[0]);
+      await("NATS refuses the dashboard's and the operator's pipeline call").atMost(DEADLINE).until(() -> errors
+          .stream().filter(e -> e.contains("Publish to \"" + BusNames.PIPELINE_CALLS_SUBJECT + "\"")).count() == 2);
     }
   }
 

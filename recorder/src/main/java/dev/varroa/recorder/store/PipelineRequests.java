@@ -41,13 +41,16 @@ public final class PipelineRequests {
   public static final Duration ABANDONED_AFTER = Duration.ofSeconds(30);
 
   private static final String INSERT = """
-      INSERT INTO pipeline_requests (request_id, cluster, namespace, team, pipeline, parameters, requested_by, state)
-      VALUES (?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?, 'requested')
+      INSERT INTO pipeline_requests (request_id, cluster, namespace, team, pipeline, parameters, requested_by, state,
+          caller_team, caller_cluster, caller_controller)
+      VALUES (?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?, 'requested', ?, ?, ?)
       ON CONFLICT (request_id) DO NOTHING""";
   private static final String TAKE_OVER = """
       UPDATE pipeline_requests SET updated_at = now()
       WHERE request_id = ? AND answer IS NULL AND updated_at < now() - make_interval(secs => ?)""";
   private static final String ANSWER_OF = "SELECT answer FROM pipeline_requests WHERE request_id = ?";
+  private static final String CALLER_OF = """
+      SELECT caller_team, caller_cluster, caller_controller, answer FROM pipeline_requests WHERE request_id = ?""";
   // A PipelineRunQueued that came first (a fast cell) keeps its state and cell; a refusal only fails a request that
   // Jenkins did not take.
   private static final String STORE_ANSWER = """
@@ -92,8 +95,22 @@ public final class PipelineRequests {
     this.dataSource = dataSource;
   }
 
+  /**
+   * Who asked for a recorded request: for a cross-tenant call the calling Team and cell, all '' for a run requested
+   * from the core; outcome is the operator's answer ("" while it is handled).
+   */
+  public record Caller(String team, String cluster, String controller, String outcome) {}
+
   /** Records the request unless its id is known; request_id must be a UUID (checked by the caller). */
   public Claim claim(ActionRequest request) throws SQLException {
+    return claim(request, "");
+  }
+
+  /**
+   * As {@link #claim(ActionRequest)}, for a cross-tenant call also recording the calling Team and cluster (from the
+   * request) and the calling cell's Controller, "namespace/name".
+   */
+  public Claim claim(ActionRequest request, String callerController) throws SQLException {
     UUID id = UUID.fromString(request.getRequestId());
     Map<String, String> parameters = new TreeMap<>(request.getParametersMap());
     try (Connection connection = dataSource.getConnection()) {
@@ -108,6 +125,9 @@ public final class PipelineRequests {
           insert.setArray(6, connection.createArrayOf("text", parameters.keySet().toArray(String[]::new)));
           insert.setArray(7, connection.createArrayOf("text", parameters.values().toArray(String[]::new)));
           insert.setString(8, request.getUser());
+          insert.setString(9, request.getCallerTeam());
+          insert.setString(10, request.getCallerCluster());
+          insert.setString(11, callerController);
           inserted = insert.executeUpdate();
         }
         Claim claim = inserted == 1 ? new Claim.Fresh() : known(connection, id);
@@ -243,6 +263,24 @@ public final class PipelineRequests {
         }
         return "pipeline run request " + queued.getRequestId() + " is for cluster " + row.getString(1)
             + ", not cluster " + queued.getCluster() + ": only its own cluster's operator reports it queued";
+      }
+    }
+  }
+
+  /** Who asked for the request and what the operator answered; empty when no request has this id. */
+  public Optional<Caller> caller(UUID id) throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement select = connection.prepareStatement(CALLER_OF)) {
+      select.setObject(1, id);
+      try (ResultSet row = select.executeQuery()) {
+        Optional<Caller> caller = Optional.empty();
+        if (row.next()) {
+          byte[] answer = row.getBytes("answer");
+          caller = Optional.of(new Caller(row.getString("caller_team"), row.getString("caller_cluster"),
+              row.getString("caller_controller"), answer == null ? "" : parse(answer, id).getOutcome()));
+        }
+        connection.commit();
+        return caller;
       }
     }
   }
