@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs commands one at a time on its own thread. A newer desired state replaces one still waiting
- * (newest wins; the replaced one is answered REJECTED); one-shot actions, replayed deliveries and job runs keep their
- * order.
+ * (newest wins; the replaced one is answered REJECTED); one-shot actions and replayed deliveries keep their order.
+ * A job run goes on threads of its own: it may wait for Jenkins to boot, and Jenkins boots on the desired state
+ * behind it, so in the one line it would hold that desired state back until its deadline.
  */
 final class CommandRunner implements AutoCloseable {
 
@@ -42,11 +43,14 @@ final class CommandRunner implements AutoCloseable {
   private final BiConsumer<Command, CommandResult> afterEach;
   private final Deque<Queued> queue = new ArrayDeque<>();
   private final Thread worker;
+  /** Job runs in flight or waiting for a thread; counted by {@link #idle()}. */
+  private final java.util.concurrent.atomic.AtomicInteger jobRuns = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.ExecutorService jobThreads;
   private boolean running;
   private boolean closed;
   private CommandResult lastResult;
 
-  /** {@code afterEach} sees every result, on the worker thread, before it is delivered. */
+  /** {@code afterEach} sees every result, on the thread that ran the command, before it is delivered. */
   CommandRunner(DesiredStateApplier applier, JenkinsActions jenkins, DeliveryReplay replay, JobRuns jobs, Clock clock,
       BiConsumer<Command, CommandResult> afterEach) {
     this.applier = applier;
@@ -58,9 +62,21 @@ final class CommandRunner implements AutoCloseable {
     this.worker = new Thread(this::work, "mite-commands");
     worker.setDaemon(true);
     worker.start();
+    this.jobThreads = java.util.concurrent.Executors.newFixedThreadPool(JOB_RUN_THREADS, runnable -> {
+      Thread thread = new Thread(runnable, "mite-job-runs");
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
+  /** How many job runs ask Jenkins at once; more wait for a thread, in arrival order. */
+  static final int JOB_RUN_THREADS = 4;
+
   void submit(Command command, ResultSink sink) {
+    if (command.hasRunJob()) {
+      submitJobRun(new Queued(command, sink));
+      return;
+    }
     Queued superseded = null;
     CommandResult supersededResult = null;
     synchronized (this) {
@@ -88,9 +104,36 @@ final class CommandRunner implements AutoCloseable {
     }
   }
 
+  private void submitJobRun(Queued queued) {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      jobRuns.incrementAndGet();
+    }
+    try {
+      jobThreads.execute(() -> {
+        try {
+          finish(queued, result(queued.command(), run(queued.command())));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+          LOG.error("event=command_crashed command_id={} error={}", queued.command().getCommandId(),
+              e.getClass().getSimpleName(), e);
+          finish(queued, result(queued.command(), CommandOutcome.failed("the mite failed to run the command: "
+              + e.getClass().getSimpleName(), 0)));
+        } finally {
+          jobRuns.decrementAndGet();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      jobRuns.decrementAndGet();
+    }
+  }
+
   /** True when no command runs or waits. */
   synchronized boolean idle() {
-    return !running && queue.isEmpty();
+    return !running && queue.isEmpty() && jobRuns.get() == 0;
   }
 
   synchronized Optional<CommandResult> lastResult() {
@@ -196,5 +239,6 @@ final class CommandRunner implements AutoCloseable {
       notifyAll();
     }
     worker.interrupt();
+    jobThreads.shutdownNow();
   }
 }

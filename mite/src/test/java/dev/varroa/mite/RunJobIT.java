@@ -188,6 +188,29 @@ class RunJobIT {
   }
 
   @Test
+  void aJobRunWaitingForJenkinsHoldsNoOtherCommandBack() {
+    // after a wake the desired state Jenkins boots on arrives behind the run: it must not wait for the run's deadline
+    jenkins.booting();
+    runner.submit(runJob("r-wait", "team-a/build", Duration.ofSeconds(30)),
+        result -> results.put(result.getCommandId(), result));
+    await().atMost(Duration.ofSeconds(10)).until(() -> jenkins.requests().stream()
+        .filter(request -> request.status() == 503).count() >= 1);
+    Command next = Command.newBuilder().setCommandId("after-the-run")
+        .setDeadlineEpochMillis(Instant.now().plusSeconds(30).toEpochMilli())
+        .setOneShot(dev.varroa.protocol.mite.v1.OneShot.newBuilder()
+            .setAction(dev.varroa.protocol.mite.v1.OneShot.Action.CANCEL_QUIET_DOWN)).build();
+
+    runner.submit(next, result -> results.put(result.getCommandId(), result));
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> results.containsKey("after-the-run"));
+    assertThat(results).doesNotContainKey("r-wait");
+    assertThat(runner.idle()).as("a job run in flight keeps the runner busy").isFalse();
+    jenkins.ready();
+    await().atMost(Duration.ofSeconds(20)).until(() -> results.containsKey("r-wait"));
+    assertThat(results.get("r-wait").getOutcome()).isEqualTo(Outcome.SUCCEEDED);
+  }
+
+  @Test
   void retriesWhileNothingListensAndSucceedsOnceJenkinsStarts() throws Exception {
     URI later = ClosedPort.jenkinsUrl();
     try (CommandRunner waiting = runnerFor(later)) {

@@ -160,9 +160,30 @@ final class NodeCells {
 
   /** The run's status through the BFF once it reached one of the states. */
   JsonNode awaitRun(String requestId, Duration within, String... states) {
-    return await("pipeline run " + requestId + " in " + String.join(" or ", states)).atMost(within)
-        .pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> status(requestId),
-            s -> List.of(states).contains(s.path("state").asText()));
+    try {
+      return await("pipeline run " + requestId + " in " + String.join(" or ", states)).atMost(within)
+          .pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> status(requestId),
+              s -> List.of(states).contains(s.path("state").asText()));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new AssertionError(e.getMessage() + "\n" + cellLogs(), e);
+    }
+  }
+
+  /** The cell's phase and the last lines of its pod's containers, for a run that did not get there. */
+  private String cellLogs() {
+    StringBuilder out = new StringBuilder("cell phase: " + phase() + "\n");
+    client.pods().inNamespace(NAMESPACE).list().getItems().forEach(pod -> {
+      for (String container : List.of("mite", "jenkins")) {
+        try {
+          out.append("--- ").append(pod.getMetadata().getName()).append('/').append(container).append('\n')
+              .append(client.pods().inNamespace(NAMESPACE).withName(pod.getMetadata().getName())
+                  .inContainer(container).tailingLines(40).getLog()).append('\n');
+        } catch (RuntimeException unreadable) {
+          out.append("(no log: ").append(unreadable.getMessage()).append(")\n");
+        }
+      }
+    });
+    return out.toString();
   }
 
   JsonNode status(String requestId) throws Exception {
