@@ -167,7 +167,9 @@ class ChartIT {
         "Service/varroa-gateway", "Deployment/varroa-operator", "Deployment/varroa-gateway",
         "PodDisruptionBudget/varroa-operator", "PodDisruptionBudget/varroa-gateway",
         // network policies are on by default
-        "NetworkPolicy/varroa-default-deny", "NetworkPolicy/varroa-operator", "NetworkPolicy/varroa-gateway");
+        "NetworkPolicy/varroa-default-deny", "NetworkPolicy/varroa-operator", "NetworkPolicy/varroa-gateway",
+        // the action ledger: the operator writes its data, the release owns it
+        "ConfigMap/varroa-cluster-actions");
     List<String> coreOnly = List.of("ServiceAccount/varroa-nats", "ServiceAccount/varroa-dex",
         "NetworkPolicy/varroa-nats", "NetworkPolicy/varroa-dashboard", "NetworkPolicy/varroa-dex",
         "ConfigMap/varroa-nats", "Secret/varroa-dex", "Service/varroa-nats", "Service/varroa-nats-headless",
