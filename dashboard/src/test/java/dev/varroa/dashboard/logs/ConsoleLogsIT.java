@@ -117,7 +117,7 @@ class ConsoleLogsIT {
       assertThat(past.size()).isEqualTo(first.length + last.length);
 
       assertThat(logs.read(runId, 0, 10, scope -> false)).isEqualTo(
-          new RecordLookup.Denied<>(new ControllerScope("core", "ci", "app")));
+          new RecordLookup.Denied<>(new ControllerScope("core", "ci", "app", "team/app/main")));
       assertThat(logs.read("no-such-run", 0, 10, EVERYTHING)).isEqualTo(new RecordLookup.Missing<>());
       assertThatThrownBy(() -> logs.read(runId, 0, ConsoleLogs.MAX_LENGTH + 1, EVERYTHING))
           .isInstanceOf(InvalidParameterException.class).hasMessageContaining("1048576")

@@ -137,7 +137,7 @@ class RunRecordsIT {
     assertThat(bare.tests()).isNull();
 
     assertThat(records().run(runId, scope -> !scope.controller().equals("app")))
-        .isEqualTo(new RecordLookup.Denied<>(new ControllerScope(cluster, "ci", "app")));
+        .isEqualTo(new RecordLookup.Denied<>(new ControllerScope(cluster, "ci", "app", "team/app/main")));
     assertThat(records().run("no-such-run", EVERYTHING)).isEqualTo(new RecordLookup.Missing<>());
     assertThat(records().locate(runId, EVERYTHING)).isEqualTo(new RecordLookup.Found<>(detail.run()));
   }
